@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config';
+import { ConfigError } from '../errors';
+import { buildApp } from '../http/app';
+import { createLogger } from '../logger';
+import { createRuntime } from '../runtime';
+import { onShutdownSignal } from './shutdown';
+
+export function registerStartCommand(program: Command): void {
+  program
+    .command('start')
+    .description('start the web app, the API and (unless INVOICEBOX_WORKERS=false) the job workers in one process')
+    .action(async () => {
+      const config = loadConfig();
+      const logger = createLogger(config.logLevel);
+      const runtime = await createRuntime(config, logger);
+      const app = await buildApp({
+        config,
+        logger,
+        health: runtime.health,
+        jobs: runtime.jobs,
+        authenticate: () => runtime.users.ensureLocalOwner(),
+      });
+
+      try {
+        await app.listen({ port: config.port, host: config.host });
+      } catch (error) {
+        await runtime.close();
+        if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+          throw new ConfigError(`PORT ${config.port} is already in use on ${config.host}; set PORT to a free port`);
+        }
+        if ((error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
+          throw new ConfigError(`HOST ${config.host} is not an address of this machine`);
+        }
+        throw error;
+      }
+      if (config.workersInProcess) await runtime.queue.work(config.workerConcurrency);
+
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.host) ? 'localhost' : config.host;
+      console.log(`Invoicebox is running at http://${host}:${port}`);
+
+      onShutdownSignal(async () => {
+        // In-flight requests finish first (new ones get 503), then running jobs are released for retry.
+        await app.close();
+        await runtime.close();
+      }, logger);
+    });
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { createRuntime } from '../runtime';
+import { onShutdownSignal } from './shutdown';
+
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('run job workers only (start any number of them beside `start` to scale out)')
+    .option('-c, --concurrency <n>', 'jobs run at once by this process (default: WORKER_CONCURRENCY)')
+    .action(async (options: { concurrency?: string }) => {
+      const config = loadConfig();
+      const logger = createLogger(config.logLevel);
+      const concurrency = options.concurrency ? Number(options.concurrency) : config.workerConcurrency;
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+        throw new Error(`--concurrency must be a whole number from 1 to 64, not '${options.concurrency}'`);
+      }
+      const runtime = await createRuntime(config, logger);
+      await runtime.queue.work(concurrency);
+      logger.info({ worker: runtime.queue.id, concurrency, engine: runtime.database.engine }, 'worker started');
+      onShutdownSignal(() => runtime.close(), logger);
+    });
+}

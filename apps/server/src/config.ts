@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from './errors';
+
+/**
+ * Every setting of the server, read once from the environment and validated here; nothing else reads process.env.
+ * Tests and tools build a Config with `loadConfig({ ...vars })`.
+ */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  INVOICEBOX_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  INVOICEBOX_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  INVOICEBOX_WORKERS: booleanFlag.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(6 * 3600),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+  REQUEST_BODY_LIMIT_MB: z.coerce.number().int().min(1).max(512).default(50),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Unset: the embedded PostgreSQL under `<dataDir>/pg`. */
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
+  readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  readonly secret: string | undefined;
+  /** Run job workers inside the API process (`start`). */
+  readonly workersInProcess: boolean;
+  readonly workerConcurrency: number;
+  /** A running job whose worker has not sent a heartbeat for this long is handed to another worker. */
+  readonly jobLeaseSeconds: number;
+  /** Hard limit on one attempt of a job. */
+  readonly jobTimeoutSeconds: number;
+  readonly shutdownGraceSeconds: number;
+  readonly requestBodyLimitBytes: number;
+  /** Folder of the built SPA; unset means apps/web/dist beside this package. */
+  readonly webDistDir: string | undefined;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset, as in most twelve-factor tools.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.INVOICEBOX_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    logLevel: e.LOG_LEVEL,
+    secret: e.INVOICEBOX_SECRET,
+    workersInProcess: e.INVOICEBOX_WORKERS,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    requestBodyLimitBytes: e.REQUEST_BODY_LIMIT_MB * 1024 * 1024,
+    webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
+  });
+}
+
+/** The variables of the configuration table in the README, kept beside the schema so they cannot drift. */
+export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);

@@ -1,0 +1,85 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Config } from '../config';
+import { ConfigError } from '../errors';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
+import * as schema from './schema';
+
+export type Db = NodePgDatabase<typeof schema>;
+
+/** One connection pool and its typed query layer, on the embedded server or on DATABASE_URL. */
+export interface Database {
+  readonly db: Db;
+  readonly pool: pg.Pool;
+  readonly url: string;
+  readonly engine: 'embedded' | 'external';
+  /** True when the server answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
+  log: (message: string) => void = () => {},
+): Promise<Database> {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(config.dataDir, log);
+    url = embedded.url;
+  }
+  const pool = createPool(url, config.databasePoolSize);
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    await embedded?.stop();
+    const where = config.databaseUrl ? `DATABASE_URL (${redactUrl(config.databaseUrl)})` : 'the embedded PostgreSQL';
+    throw new ConfigError(`cannot connect to ${where}: ${(error as Error).message}`, error);
+  }
+  return {
+    db: drizzle(pool, { schema }),
+    pool,
+    url,
+    engine: embedded ? 'embedded' : 'external',
+    async ping() {
+      try {
+        await pool.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await pool.end().catch(() => {});
+      await embedded?.stop();
+    },
+  };
+}
+
+export function createPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // Keep one bad statement from holding a connection for ever.
+    statement_timeout: 60_000,
+  });
+  // An idle client losing its server (database restarted) emits here; without a listener the process would crash.
+  // The pool drops that client and opens a new one on the next query.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** A connection string safe to print: the password is replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * One error hierarchy for the whole server. Each error carries a stable snake_case `code`, the HTTP `status` the API
+ * answers with, and whether the operation may succeed if retried (job runners read `retryable`).
+ * The single mapping to the `{ error }` body lives in http/error-handler.ts.
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly retryable: boolean;
+  /** Exit code when this error ends a CLI command. */
+  readonly exitCode: number | undefined;
+
+  constructor(
+    message: string,
+    options: { code: string; status: number; retryable?: boolean; cause?: unknown; exitCode?: number },
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = options.code;
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.exitCode = options.exitCode;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, cause?: unknown) {
+    super(message, { code: 'validation_failed', status: 400, cause });
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Authentication required') {
+    super(message, { code: 'unauthorized', status: 401 });
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'Forbidden') {
+    super(message, { code: 'forbidden', status: 403 });
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found') {
+    super(message, { code: 'not_found', status: 404 });
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(message, { code: 'conflict', status: 409 });
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message = 'Request body is too large') {
+    super(message, { code: 'payload_too_large', status: 413 });
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Unsupported content type') {
+    super(message, { code: 'unsupported_media_type', status: 415 });
+  }
+}
+
+export class UnprocessableError extends AppError {
+  constructor(message: string) {
+    super(message, { code: 'unprocessable', status: 422 });
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(message = 'Too many requests', retryable = true) {
+    super(message, { code: 'rate_limited', status: 429, retryable });
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string, cause?: unknown) {
+    super(message, { code: 'service_unavailable', status: 503, retryable: true, cause });
+  }
+}
+
+/** A bad setting: the message names the variable; the CLI exits with code 1. */
+export class ConfigError extends AppError {
+  constructor(message: string, cause?: unknown) {
+    super(message, { code: 'config_invalid', status: 500, cause, exitCode: 1 });
+  }
+}
+
+/** Network-level and server-shutdown errors of PostgreSQL: the database is (temporarily) unreachable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  if (!e || typeof e !== 'object') return false;
+  const networkCodes = ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EAI_AGAIN'];
+  // SQLSTATE class 08 (connection exception) and 57P0x (operator intervention: shutdown, crash, cannot connect now).
+  if (e.code && (networkCodes.includes(e.code) || e.code.startsWith('08') || /^57P0[1-3]$/.test(e.code))) return true;
+  return e instanceof Error && e.message === 'Connection terminated unexpectedly';
+}

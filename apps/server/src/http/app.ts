@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from '../logger';
+import type { Config } from '../config';
+import type { UserRow } from '../db/schema';
+import { NotFoundError } from '../errors';
+import { jobsRoutes } from '../jobs/jobs.routes';
+import type { JobsService } from '../jobs/jobs.service';
+import { version } from '../version';
+import { registerErrorHandling } from './error-handler';
+import { type HealthProbe, healthRoutes } from './health.routes';
+import { redactUrl } from './logging';
+import { meRoutes } from './me.routes';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in person; every owned query is scoped by `user.id`. */
+    user: UserRow;
+  }
+}
+
+export const API_PREFIX = '/api/v1';
+
+export interface AppDependencies {
+  config: Pick<Config, 'requestBodyLimitBytes' | 'webDistDir'>;
+  health: HealthProbe;
+  jobs: JobsService;
+  /** Resolves the person behind a request; throws UnauthorizedError when there is none. */
+  authenticate: (request: { headers: Record<string, string | string[] | undefined> }) => Promise<UserRow>;
+  logger: Logger;
+}
+
+/** Routes that answer without a signed-in person. */
+const PUBLIC_ROUTES = new Set([`${API_PREFIX}/health`, `${API_PREFIX}/openapi.json`]);
+
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Fastify's own per-request lines are off: ours (onResponse below) is one line with a redacted URL.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.config.requestBodyLimitBytes,
+    requestTimeout: 120_000,
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 10_000,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  // One line per request, with the secret-looking query parameters of the URL redacted.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        user_id: request.user?.id,
+      },
+      'request',
+    );
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Invoicebox API',
+        version,
+        description: 'Finds the invoices in your mail, files them in your drive and reconciles them with your bank.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request) => {
+        const route = request.routeOptions.url ?? '';
+        if (PUBLIC_ROUTES.has(route)) return;
+        request.user = await deps.authenticate(request);
+      });
+      await api.register(healthRoutes(deps.health));
+      await api.register(meRoutes());
+      await api.register(jobsRoutes(deps.jobs));
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      // Unknown API paths answer JSON, never the SPA.
+      api.all('/*', { schema: { hide: true } }, async () => {
+        throw new NotFoundError('Not found');
+      });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await registerWebApp(app, deps.config.webDistDir ?? defaultWebDist());
+  return app;
+}
+
+/** Serves the built SPA; any other GET that wants HTML gets index.html so the client router can take it. */
+async function registerWebApp(app: FastifyInstance, root: string): Promise<void> {
+  const index = path.join(root, 'index.html');
+  if (existsSync(index)) {
+    await app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+    if (request.method === 'GET' && wantsHtml && existsSync(index)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+    }
+    return reply.status(404).send({ error: 'Not found', code: 'not_found' });
+  });
+}
+
+function defaultWebDist(): string {
+  // From src/http (tests) or dist/ (the bundle), the web app's build sits at apps/web/dist.
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = path.join(dir, 'apps', 'web', 'dist');
+    if (existsSync(candidate)) return candidate;
+    const sibling = path.join(dir, 'web', 'dist');
+    if (existsSync(sibling)) return sibling;
+    dir = path.dirname(dir);
+  }
+  return path.resolve('apps/web/dist');
+}

@@ -1,0 +1,137 @@
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { type JobRow, jobs } from '../db/schema';
+
+/** SQL on the jobs table and nothing else. Every read and delete that serves a person is scoped by owner. */
+export class JobsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: { id: string; ownerId: string; type: string; payload: unknown }): Promise<JobRow> {
+    const [inserted] = await this.db
+      .insert(jobs)
+      .values({ ...row, status: 'pending' })
+      .returning();
+    return inserted!;
+  }
+
+  async listForOwner(ownerId: string, limit: number): Promise<JobRow[]> {
+    return this.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.ownerId, ownerId))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(limit);
+  }
+
+  async findForOwner(ownerId: string, id: string): Promise<JobRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.ownerId, ownerId), eq(jobs.id, id)));
+    return row;
+  }
+
+  async findById(id: string): Promise<JobRow | undefined> {
+    const [row] = await this.db.select().from(jobs).where(eq(jobs.id, id));
+    return row;
+  }
+
+  /** Finished jobs only: a running job keeps its record until it ends. */
+  async deleteFinishedForOwner(ownerId: string): Promise<number> {
+    const deleted = await this.db
+      .delete(jobs)
+      .where(and(eq(jobs.ownerId, ownerId), inArray(jobs.status, ['completed', 'failed'])))
+      .returning({ id: jobs.id });
+    return deleted.length;
+  }
+
+  /** Claims a delivery for this worker. Returns undefined when the job is gone or already finished. */
+  async markRunning(id: string, workerId: string): Promise<JobRow | undefined> {
+    const [row] = await this.db
+      .update(jobs)
+      .set({
+        status: 'running',
+        workerId,
+        attempts: sql`${jobs.attempts} + 1`,
+        heartbeatAt: sql`now()`,
+        startedAt: sql`coalesce(${jobs.startedAt}, now())`,
+        error: null,
+      })
+      .where(and(eq(jobs.id, id), inArray(jobs.status, ['pending', 'running'])))
+      .returning();
+    return row;
+  }
+
+  /** Progress from the worker that holds the job; a worker that lost its lease changes nothing. */
+  async reportProgress(id: string, workerId: string, progress: number, message: string | undefined): Promise<void> {
+    await this.db
+      .update(jobs)
+      .set({
+        progress,
+        heartbeatAt: sql`now()`,
+        ...(message === undefined ? {} : { message }),
+      })
+      .where(and(eq(jobs.id, id), eq(jobs.workerId, workerId), eq(jobs.status, 'running')));
+  }
+
+  async heartbeat(ids: string[], workerId: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(jobs)
+      .set({ heartbeatAt: sql`now()` })
+      .where(and(inArray(jobs.id, ids), eq(jobs.workerId, workerId), eq(jobs.status, 'running')));
+  }
+
+  async markCompleted(id: string, workerId: string, message: string | undefined): Promise<boolean> {
+    const updated = await this.db
+      .update(jobs)
+      .set({
+        status: 'completed',
+        progress: 100,
+        finishedAt: sql`now()`,
+        heartbeatAt: null,
+        ...(message === undefined ? {} : { message }),
+      })
+      .where(and(eq(jobs.id, id), eq(jobs.workerId, workerId), eq(jobs.status, 'running')))
+      .returning({ id: jobs.id });
+    return updated.length > 0;
+  }
+
+  async markFailed(id: string, error: string, workerId?: string): Promise<void> {
+    await this.db
+      .update(jobs)
+      .set({ status: 'failed', error, message: error, finishedAt: sql`now()`, heartbeatAt: null })
+      .where(
+        and(
+          eq(jobs.id, id),
+          inArray(jobs.status, ['pending', 'running']),
+          workerId ? eq(jobs.workerId, workerId) : undefined,
+        ),
+      );
+  }
+
+  /** Back to pending, to be delivered again (retry, shutdown, lost worker). */
+  async markPending(id: string, message: string, workerId?: string): Promise<void> {
+    await this.db
+      .update(jobs)
+      .set({ status: 'pending', message, heartbeatAt: null })
+      .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), workerId ? eq(jobs.workerId, workerId) : undefined));
+  }
+
+  /**
+   * Atomically takes the running jobs whose worker stopped renewing its lease and puts them back to pending.
+   * Only one sweeper wins each row, so a lost job is handed back exactly once.
+   */
+  async reclaimExpiredLeases(leaseSeconds: number): Promise<Array<{ id: string; type: string }>> {
+    return this.db
+      .update(jobs)
+      .set({ status: 'pending', message: 'Worker lost; the job will be run again', heartbeatAt: null })
+      .where(
+        and(
+          eq(jobs.status, 'running'),
+          lt(jobs.heartbeatAt, sql`now() - make_interval(secs => ${leaseSeconds})`),
+        ),
+      )
+      .returning({ id: jobs.id, type: jobs.type });
+  }
+}

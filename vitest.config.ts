@@ -1,0 +1,56 @@
+import { defineConfig } from 'vitest/config';
+
+// One Vitest run, several projects: pure code, web components, server code without a database,
+// and the database-backed service tests once per PostgreSQL engine (embedded and external).
+const serverDbTests = ['apps/server/src/**/*.db.test.ts', 'apps/server/test/**/*.db.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'core', include: ['packages/core/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: './apps/web/vite.config.ts',
+        test: {
+          name: 'web',
+          root: './apps/web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server-unit',
+          include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          exclude: [...serverDbTests, '**/node_modules/**'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-embedded',
+          include: serverDbTests,
+          environment: 'node',
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          env: { INVOICEBOX_TEST_ENGINE: 'embedded' },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-external',
+          include: serverDbTests,
+          environment: 'node',
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          env: { INVOICEBOX_TEST_ENGINE: 'external' },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
