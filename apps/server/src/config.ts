@@ -25,7 +25,12 @@ const EnvSchema = z.object({
   INVOICEBOX_WORKERS: booleanFlag.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
-  JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(6 * 3600),
+  JOB_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(86_400)
+    .default(6 * 3600),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
   REQUEST_BODY_LIMIT_MB: z.coerce.number().int().min(1).max(512).default(50),
   WEB_DIST_DIR: z.string().optional(),

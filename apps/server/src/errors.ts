@@ -90,12 +90,28 @@ export class ConfigError extends AppError {
   }
 }
 
-/** Network-level and server-shutdown errors of PostgreSQL: the database is (temporarily) unreachable. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | null;
-  if (!e || typeof e !== 'object') return false;
+/**
+ * Network-level and server-shutdown errors of PostgreSQL: the database is (temporarily) unreachable.
+ * Looks through `cause` chains, since the query layer wraps the driver's errors.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  const e = error as { code?: string; message?: string; cause?: unknown } | null;
+  if (!e || typeof e !== 'object' || depth > 5) return false;
   const networkCodes = ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EAI_AGAIN'];
   // SQLSTATE class 08 (connection exception) and 57P0x (operator intervention: shutdown, crash, cannot connect now).
-  if (e.code && (networkCodes.includes(e.code) || e.code.startsWith('08') || /^57P0[1-3]$/.test(e.code))) return true;
-  return e instanceof Error && e.message === 'Connection terminated unexpectedly';
+  if (
+    typeof e.code === 'string' &&
+    (networkCodes.includes(e.code) || e.code.startsWith('08') || /^57P0[1-3]$/.test(e.code))
+  ) {
+    return true;
+  }
+  // node-postgres raises these two without a code when a connection dies or cannot be had in time.
+  if (
+    e instanceof Error &&
+    (e.message === 'Connection terminated unexpectedly' ||
+      e.message.startsWith('timeout exceeded when trying to connect'))
+  ) {
+    return true;
+  }
+  return isDatabaseUnavailable(e.cause, depth + 1);
 }

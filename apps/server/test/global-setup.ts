@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { runMigrations } from '../src/db/migrate';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { runMigrations } from '../src/db/migrate';
 
 /**
  * Starts (embedded) or reaches (external, TEST_DATABASE_URL) one PostgreSQL server per test run, and builds a
@@ -60,9 +60,10 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await withClient(adminUrl, async (client) => {
-      const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [
-        `${prefix}_%`,
-      ]);
+      const { rows } = await client.query<{ datname: string }>(
+        'select datname from pg_database where datname like $1',
+        [`${prefix}_%`],
+      );
       for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
     });
     await stopServer();

@@ -34,6 +34,7 @@ const SUPERUSER = 'postgres';
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (message: string) => void = () => {},
+  options: { port?: number } = {},
 ): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   const password = await readOrCreatePassword(dataDir);
@@ -47,7 +48,8 @@ export async function startEmbeddedPostgres(
   }
   // Looked up after initialise(), which creates the `postgres` OS user when it is missing.
   const runAs = isRoot ? await resolveRunAsUser() : undefined;
-  if (isRoot && !runAs) throw new ConfigError(`the embedded PostgreSQL cannot run as root and found no '${SUPERUSER}' user`);
+  if (isRoot && !runAs)
+    throw new ConfigError(`the embedded PostgreSQL cannot run as root and found no '${SUPERUSER}' user`);
 
   const running = await findRunningServer(pgDir);
   if (running) {
@@ -57,7 +59,7 @@ export async function startEmbeddedPostgres(
     return { url, owned: false, stop: async () => {} };
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(
     binaries.postgres,
     ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
@@ -135,6 +137,8 @@ async function readOrCreatePassword(dataDir: string): Promise<string> {
   try {
     return (await fs.readFile(file, 'utf8')).trim();
   } catch {
+    // The data dir keeps default permissions (the `postgres` user must enter it); only secrets/ is private.
+    await fs.mkdir(dataDir, { recursive: true });
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const password = randomBytes(24).toString('base64url');
     await fs.writeFile(file, `${password}\n`, { mode: 0o600, flag: 'wx' }).catch(async (error) => {

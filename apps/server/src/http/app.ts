@@ -10,12 +10,12 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Logger } from '../logger';
 import type { Config } from '../config';
 import type { UserRow } from '../db/schema';
 import { NotFoundError } from '../errors';
 import { jobsRoutes } from '../jobs/jobs.routes';
 import type { JobsService } from '../jobs/jobs.service';
+import type { Logger } from '../logger';
 import { version } from '../version';
 import { registerErrorHandling } from './error-handler';
 import { type HealthProbe, healthRoutes } from './health.routes';

@@ -30,7 +30,10 @@ export function toResponse(error: FastifyError | Error): { status: number; body:
     return { status: 500, body: { error: 'Internal server error', code: 'internal' } };
   }
   if (isDatabaseUnavailable(error)) {
-    return { status: 503, body: { error: 'The database is unavailable; try again shortly', code: 'service_unavailable' } };
+    return {
+      status: 503,
+      body: { error: 'The database is unavailable; try again shortly', code: 'service_unavailable' },
+    };
   }
   // Fastify's own client errors: malformed JSON, body too large, unsupported media type, ...
   const status = fastifyError.statusCode;

@@ -33,12 +33,18 @@ export function loggerOptions(level: string): LoggerOptions {
     },
     // No request objects in logs: our one line per request is written by the onResponse hook.
     serializers: {
-      err: (err: Error & { code?: string }) => ({ type: err.name, message: err.message, code: err.code, stack: err.stack }),
+      err: (err: Error & { code?: string }) => ({
+        type: err.name,
+        message: err.message,
+        code: err.code,
+        stack: err.stack,
+      }),
     },
   };
 }
 
 const SECRET_QUERY_PARAMS = new Set([
+  'code',
   'state',
   'token',
   'access_token',

@@ -93,7 +93,9 @@ export class JobQueue<R extends JobRegistry> {
     if (!definition) throw new ValidationError(`unknown job type '${type}'`);
     const parsed = definition.payload.safeParse(payload);
     if (!parsed.success) {
-      throw new ValidationError(`invalid payload for job '${type}': ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      throw new ValidationError(
+        `invalid payload for job '${type}': ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+      );
     }
     const id = randomUUID();
     await this.repository.insert({ id, ownerId, type, payload: parsed.data });
@@ -182,8 +184,7 @@ export class JobQueue<R extends JobRegistry> {
         payload: parsed,
         attempt,
         signal: controller.signal,
-        progress: (percent, text) =>
-          this.repository.reportProgress(job.id, this.workerId, clampPercent(percent), text),
+        progress: (percent, text) => this.repository.reportProgress(job.id, this.workerId, clampPercent(percent), text),
       });
       await this.repository.markCompleted(job.id, this.workerId, message);
     } catch (error) {
@@ -192,7 +193,8 @@ export class JobQueue<R extends JobRegistry> {
         await this.repository.markPending(job.id, 'Interrupted by shutdown; the job will be run again', this.workerId);
         throw error; // pg-boss records the failure and retries it
       }
-      const retryable = error instanceof AppError ? error.retryable : !(error instanceof Error && error.name === 'ZodError');
+      const retryable =
+        error instanceof AppError ? error.retryable : !(error instanceof Error && error.name === 'ZodError');
       if (retryable && !isLastAttempt) {
         this.log('warn', 'job attempt failed; retrying', { job_id: job.id, type, attempt, error: text });
         await this.repository.markPending(job.id, `Attempt ${attempt} failed: ${text}. Retrying.`, this.workerId);

@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { useTestDatabase } from '../../test/db';
 import { users } from '../db/schema';
 import { AppError, NotFoundError, ValidationError } from '../errors';
-import { defineJob } from './job-registry';
 import { JobQueue } from './job-queue';
+import { defineJob } from './job-registry';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 

@@ -126,12 +126,7 @@ export class JobsRepository {
     return this.db
       .update(jobs)
       .set({ status: 'pending', message: 'Worker lost; the job will be run again', heartbeatAt: null })
-      .where(
-        and(
-          eq(jobs.status, 'running'),
-          lt(jobs.heartbeatAt, sql`now() - make_interval(secs => ${leaseSeconds})`),
-        ),
-      )
+      .where(and(eq(jobs.status, 'running'), lt(jobs.heartbeatAt, sql`now() - make_interval(secs => ${leaseSeconds})`)))
       .returning({ id: jobs.id, type: jobs.type });
   }
 }

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES, loadConfig } from './config';
+import { ConfigError } from './errors';
+
+describe('configuration', () => {
+  it('has working defaults for the embedded set-up', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      workersInProcess: true,
+      logLevel: 'info',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+  });
+
+  it.each([
+    ['PORT', 'eighty', /PORT/],
+    ['PORT', '70000', /PORT/],
+    ['DATABASE_URL', 'mysql://x@y/z', /DATABASE_URL: must be a postgres/],
+    ['DATABASE_URL', 'not a url', /DATABASE_URL/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['INVOICEBOX_SECRET', 'short', /INVOICEBOX_SECRET: must be at least 32/],
+    ['INVOICEBOX_WORKERS', 'maybe', /INVOICEBOX_WORKERS/],
+  ])('names the variable when %s=%s is malformed', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('lists every problem at once', () => {
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT.*LOG_LEVEL/);
+  });
+
+  it('exposes the variable names for the README table', () => {
+    expect(CONFIG_VARIABLES).toEqual(expect.arrayContaining(['PORT', 'INVOICEBOX_DATA_DIR', 'DATABASE_URL']));
+  });
+});
