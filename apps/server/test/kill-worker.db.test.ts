@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { users } from '../src/db/schema';
 import { JobQueue } from '../src/jobs/job-queue';
@@ -64,8 +64,21 @@ describe('a worker killed mid-job (kill -9)', () => {
     await producer.start();
   });
 
+  afterEach(async () => {
+    // Each test decides alone which workers exist.
+    await Promise.all(
+      children.splice(0).map((child) =>
+        child.exitCode !== null || child.signalCode !== null
+          ? undefined
+          : new Promise((r) => {
+              child.once('exit', r);
+              child.kill('SIGKILL');
+            }),
+      ),
+    );
+  });
+
   afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
     await producer.stop(1000);
   });
 
@@ -106,5 +119,34 @@ describe('a worker killed mid-job (kill -9)', () => {
     const effects = await pool.query('select job_id from test_effects where key = $1', [`effect-1`]);
     expect(effects.rows).toEqual([{ job_id: id }]);
     expect(await producer.deliveryState(id)).toBe('completed');
+  });
+
+  it('on SIGTERM releases its running job for retry, and another worker finishes it', async () => {
+    const { db, pool } = t().database;
+    const [owner] = await db.insert(users).values({ email: 'term@example.com', displayName: 'Term' }).returning();
+    const repository = new JobsRepository(db);
+
+    const first = await startWorker(t().url);
+    children.push(first);
+    const id = await producer.enqueue(owner!.id, 'test_effect', { key: 'effect-2', steps: 20, step_ms: 300 });
+    await waitFor(async () => {
+      const row = await repository.findById(id);
+      return row && row.status === 'running' && row.progress >= 10 ? row : undefined;
+    });
+    const exited = new Promise<number | null>((r) => first.once('exit', r));
+    first.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const released = await repository.findById(id);
+    expect(released).toMatchObject({ status: 'pending', message: 'Interrupted by shutdown; the job will be run again' });
+
+    const second = await startWorker(t().url);
+    children.push(second);
+    const done = await waitFor(async () => {
+      const row = await repository.findById(id);
+      return row?.status === 'completed' || row?.status === 'failed' ? row : undefined;
+    });
+    expect(done).toMatchObject({ status: 'completed', attempts: 2 });
+    const effects = await pool.query('select job_id from test_effects where key = $1', ['effect-2']);
+    expect(effects.rows).toEqual([{ job_id: id }]);
   });
 });

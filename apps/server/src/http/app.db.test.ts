@@ -135,6 +135,16 @@ describe('the HTTP API', () => {
     expect(res.json()).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
+  it('serves the installed documentation as text', async () => {
+    const res = await app.inject({ method: 'GET', url: '/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.body).toContain('npm install && npm start');
+    expect((await app.inject({ method: 'GET', url: '/docs/architecture' })).body).toContain(
+      '# Invoicebox architecture',
+    );
+  });
+
   it('publishes an OpenAPI document generated from the same schemas', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -109,8 +110,34 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     { prefix: API_PREFIX },
   );
 
+  registerDocs(app);
   await registerWebApp(app, deps.config.webDistDir ?? defaultWebDist());
   return app;
+}
+
+/** The installed version's documentation (README and architecture notes), as plain text. */
+function registerDocs(app: FastifyInstance): void {
+  const root = findUp('README.md');
+  const pages: Record<string, string | undefined> = {
+    '/docs': root && path.join(root, 'README.md'),
+    '/docs/architecture': root && path.join(root, 'docs', 'architecture.md'),
+  };
+  for (const [url, file] of Object.entries(pages)) {
+    app.get(url, { schema: { hide: true } }, async (_request, reply) => {
+      if (!file || !existsSync(file)) throw new NotFoundError('Documentation not found');
+      return reply.type('text/plain; charset=utf-8').send(await readFile(file, 'utf8'));
+    });
+  }
+}
+
+/** The nearest folder above this module (src/http in tests, dist/ when bundled) holding `name`. */
+function findUp(name: string): string | undefined {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(path.join(dir, name)) && existsSync(path.join(dir, 'apps'))) return dir;
+    dir = path.dirname(dir);
+  }
+  return undefined;
 }
 
 /** Serves the built SPA; any other GET that wants HTML gets index.html so the client router can take it. */
@@ -129,14 +156,6 @@ async function registerWebApp(app: FastifyInstance, root: string): Promise<void>
 }
 
 function defaultWebDist(): string {
-  // From src/http (tests) or dist/ (the bundle), the web app's build sits at apps/web/dist.
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    const candidate = path.join(dir, 'apps', 'web', 'dist');
-    if (existsSync(candidate)) return candidate;
-    const sibling = path.join(dir, 'web', 'dist');
-    if (existsSync(sibling)) return sibling;
-    dir = path.dirname(dir);
-  }
-  return path.resolve('apps/web/dist');
+  const root = findUp('package.json');
+  return root ? path.join(root, 'apps', 'web', 'dist') : path.resolve('apps/web/dist');
 }

@@ -1,0 +1,124 @@
+import type { z } from 'zod';
+import { dispatchAuthError } from './auth-events';
+import { readStorage, STORAGE_KEYS, writeStorage } from './storage-keys';
+
+/** Every API call of the web app goes through this module: the only `fetch` in apps/web. */
+export const API_BASE_URL = '/api/v1';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: string | undefined;
+
+  constructor(message: string, status: number, code?: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Spec §8: the response's `error` field, else its `message` field, else 'HTTP {status}'. */
+export function errorMessageFromBody(body: unknown, status: number): string {
+  if (body && typeof body === 'object') {
+    const { error, message } = body as { error?: unknown; message?: unknown };
+    if (typeof error === 'string' && error) return error;
+    if (typeof message === 'string' && message) return message;
+  }
+  return `HTTP ${status}`;
+}
+
+type QueryValue = string | number | boolean | undefined | null;
+
+export interface RequestOptions<S extends z.ZodType> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The zod schema (from @invoicebox/core) the response body must satisfy. */
+  schema: S;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Some calls (health, the token exchange) go without the Bearer token. */
+  auth?: boolean;
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const url = `${API_BASE_URL}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function apiRequest<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.infer<S>> {
+  const { method = 'GET', schema, query, body, signal, auth = true } = options;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = auth ? readStorage(STORAGE_KEYS.backendJwt) : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      credentials: 'same-origin',
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(`Network error: failed to fetch ${path}`, 0);
+  }
+
+  const payload = await readBody(response);
+  if (!response.ok) {
+    if (response.status === 401) {
+      writeStorage(STORAGE_KEYS.backendJwt, null);
+      dispatchAuthError({ status: 401, path });
+    }
+    const code =
+      payload && typeof payload === 'object' && typeof (payload as { code?: unknown }).code === 'string'
+        ? (payload as { code: string }).code
+        : undefined;
+    throw new ApiError(errorMessageFromBody(payload, response.status), response.status, code);
+  }
+
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    throw new ApiError(
+      `Unexpected response from ${path}: ${parsed.error.message}`,
+      response.status,
+      'invalid_response',
+    );
+  }
+  return parsed.data;
+}
+
+export const api = {
+  get: <S extends z.ZodType>(path: string, options: Omit<RequestOptions<S>, 'method' | 'body'>) =>
+    apiRequest(path, { ...options, method: 'GET' }),
+  post: <S extends z.ZodType>(path: string, options: Omit<RequestOptions<S>, 'method'>) =>
+    apiRequest(path, { ...options, method: 'POST' }),
+  put: <S extends z.ZodType>(path: string, options: Omit<RequestOptions<S>, 'method'>) =>
+    apiRequest(path, { ...options, method: 'PUT' }),
+  delete: <S extends z.ZodType>(path: string, options: Omit<RequestOptions<S>, 'method'>) =>
+    apiRequest(path, { ...options, method: 'DELETE' }),
+};
+
+/** Spec §9: no retry on 401, 403 or 'Authentication failed' errors. */
+export function isAuthError(error: unknown): boolean {
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return true;
+  return error instanceof Error && error.message.includes('Authentication failed');
+}

@@ -1,0 +1,70 @@
+import { FileText, History, Landmark, type LucideIcon, RefreshCw } from 'lucide-react';
+import { Link } from 'react-router';
+import { PageHeader } from '../../components/page-header';
+import { buttonClasses } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { EmptyState } from '../../components/ui/empty-state';
+
+const QUICK_ACTIONS: ReadonlyArray<{ to: string; label: string; icon: LucideIcon }> = [
+  { to: '/invoice-analysis', label: 'Sync Gmail Invoices', icon: RefreshCw },
+  { to: '/bank-analysis', label: 'Upload Bank Statement', icon: Landmark },
+  { to: '/history', label: 'View History', icon: History },
+];
+
+/** Spec §2 Dashboard. Invoice and statement data arrive with their modules; until then the empty states show. */
+export function DashboardRoute() {
+  return (
+    <>
+      <PageHeader title="Dashboard" description="An overview of your invoices and bank statements." />
+      <Card className="mb-6">
+        <CardHeader>
+          <CardTitle>Quick Actions</CardTitle>
+        </CardHeader>
+        <CardContent className="flex flex-wrap gap-3">
+          {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (
+            <Link key={to} to={to} className={buttonClasses('outline')}>
+              <Icon className="h-4 w-4" aria-hidden="true" />
+              {label}
+            </Link>
+          ))}
+        </CardContent>
+      </Card>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Recent Invoices</CardTitle>
+            <CardDescription>The latest invoices found in your mail.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <EmptyState
+              icon={FileText}
+              title="No invoices processed yet"
+              action={
+                <Link to="/invoice-analysis" className={buttonClasses('primary', 'sm')}>
+                  Sync Gmail Invoices
+                </Link>
+              }
+            />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Bank Statements</CardTitle>
+            <CardDescription>Your most recent statement uploads.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <EmptyState
+              icon={Landmark}
+              title="No bank statements uploaded yet"
+              action={
+                <Link to="/bank-analysis" className={buttonClasses('primary', 'sm')}>
+                  Upload Bank Statement
+                </Link>
+              }
+            />
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Lock, Mail, ShieldCheck, Sparkles } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Logo } from '../../components/logo';
+import { Button } from '../../components/ui/button';
+import { meQueryOptions } from '../../features/auth/api/get-me';
+import { BeforeAfter } from './before-after';
+import { FeatureCards } from './feature-cards';
+
+/**
+ * The landing page, also shown in place of any signed-in screen when nobody is signed in.
+ * Until provider sign-in lands, "connecting" asks the server for its local owner.
+ */
+export function SignInScreen() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [connecting, setConnecting] = useState(false);
+
+  const connect = async () => {
+    setConnecting(true);
+    try {
+      await client.fetchQuery({ ...meQueryOptions(), staleTime: 0 });
+      navigate('/dashboard');
+    } catch {
+      toast.error('Could not authenticate with backend');
+    } finally {
+      setConnecting(false);
+    }
+  };
+
+  return (
+    <div className="min-h-screen bg-gradient-to-b from-indigo-50 via-white to-white">
+      <header className="mx-auto flex max-w-6xl items-center justify-between px-6 py-5">
+        <Logo />
+        <Button variant="outline" size="sm" onClick={connect} disabled={connecting}>
+          Sign In
+        </Button>
+      </header>
+      <main>
+        <section className="mx-auto max-w-4xl px-6 pt-12 pb-16 text-center sm:pt-20">
+          <p className="inline-flex items-center gap-2 rounded-full bg-indigo-100 px-3 py-1 text-sm font-medium text-indigo-700">
+            <Sparkles className="h-4 w-4" aria-hidden="true" />
+            Invoices found, filed and reconciled
+          </p>
+          <h1 className="mt-6 text-4xl font-bold tracking-tight text-slate-900 sm:text-6xl">
+            Every invoice in your inbox, <span className="text-indigo-600">organized automatically</span>
+          </h1>
+          <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-600">
+            Invoicebox scans your mail for invoices, files them in your drive by date, extracts their data and matches
+            them against your bank statements.
+          </p>
+          <div className="mt-10 flex flex-col items-center gap-4">
+            <Button size="lg" onClick={connect} disabled={connecting}>
+              <Mail className="h-5 w-5" aria-hidden="true" />
+              {connecting ? 'Connecting…' : 'Connect Gmail & Drive'}
+            </Button>
+            <ul className="flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-slate-500">
+              <li className="inline-flex items-center gap-1.5">
+                <Lock className="h-4 w-4" aria-hidden="true" /> Secure OAuth
+              </li>
+              <li className="inline-flex items-center gap-1.5">
+                <ShieldCheck className="h-4 w-4" aria-hidden="true" /> No access to email content
+              </li>
+              <li className="inline-flex items-center gap-1.5">
+                <Sparkles className="h-4 w-4" aria-hidden="true" /> Free setup
+              </li>
+            </ul>
+          </div>
+        </section>
+        <FeatureCards />
+        <BeforeAfter />
+        <section className="mx-auto max-w-4xl px-6 py-16">
+          <div className="rounded-2xl bg-indigo-600 px-8 py-12 text-center text-white shadow-lg">
+            <h2 className="text-3xl font-bold">Ready to stop hunting for invoices?</h2>
+            <p className="mt-3 text-indigo-100">Connect your mailbox and let Invoicebox do the filing.</p>
+            <Button
+              size="lg"
+              variant="secondary"
+              className="mt-8 bg-white text-indigo-700 hover:bg-indigo-50"
+              onClick={connect}
+              disabled={connecting}
+            >
+              Get Started Free
+            </Button>
+          </div>
+        </section>
+      </main>
+      <footer className="border-t border-slate-200 py-6 text-center text-sm text-slate-500">
+        © {new Date().getFullYear()} Invoicebox
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// The real server (built by `npm run build`) serves the SPA and the API on one port, with a fresh data folder per
+// run. Kept in the environment so the test workers, which re-read this file, agree with the runner.
+const port = Number(process.env.E2E_PORT ?? 4318);
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'invoicebox-e2e-'));
+  // mkdtemp makes it 0700; the embedded PostgreSQL runs as its own user when we are root and must enter it.
+  chmodSync(process.env.E2E_DATA_DIR, 0o755);
+  const dataDir = process.env.E2E_DATA_DIR;
+  // The runner process made it, so the runner removes it; by exit the web server has been shut down.
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node apps/server/bin/invoicebox.js start',
+    url: `${baseURL}/api/v1/health`,
+    reuseExistingServer: false,
+    // SIGTERM lets the server stop its embedded PostgreSQL; the default SIGKILL would leave it running.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    timeout: 180_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      INVOICEBOX_DATA_DIR: process.env.E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
