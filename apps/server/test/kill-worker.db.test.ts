@@ -137,7 +137,10 @@ describe('a worker killed mid-job (kill -9)', () => {
     first.kill('SIGTERM');
     expect(await exited).toBe(0);
     const released = await repository.findById(id);
-    expect(released).toMatchObject({ status: 'pending', message: 'Interrupted by shutdown; the job will be run again' });
+    expect(released).toMatchObject({
+      status: 'pending',
+      message: 'Interrupted by shutdown; the job will be run again',
+    });
 
     const second = await startWorker(t().url);
     children.push(second);

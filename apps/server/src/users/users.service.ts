@@ -16,7 +16,11 @@ export class UsersService {
     if (this.owner) return this.owner;
     let owner = await this.repository.findLocalOwner();
     if (!owner) {
-      await this.repository.insertIfAbsent({ email: LOCAL_OWNER_EMAIL, displayName: 'Local owner', isLocalOwner: true });
+      await this.repository.insertIfAbsent({
+        email: LOCAL_OWNER_EMAIL,
+        displayName: 'Local owner',
+        isLocalOwner: true,
+      });
       owner = await this.repository.findLocalOwner();
     }
     if (!owner) throw new Error('could not create the local owner');
