@@ -11,3 +11,4 @@ export * from './rules/frequency';
 export * from './rules/invoice-status';
 export * from './rules/month-filter';
 export * from './rules/percent-change';
+export * from './api/accounts.schema';

@@ -50,3 +50,5 @@ export const jobs = pgTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
+
+export * from '../accounts/accounts.tables';

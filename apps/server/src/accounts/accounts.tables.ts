@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../db/schema';
+
+/**
+ * A person's connected mail accounts (spec §3 "connected account"). At most one primary (used for drive uploads and
+ * as the default) and one active (the account the person is looking at) per owner, enforced by partial unique indexes.
+ */
+export const mailAccounts = pgTable(
+  'mail_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['google', 'oidc', 'imap', 'mbox'] }).notNull(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(false),
+    needsReauth: boolean('needs_reauth').notNull().default(false),
+    reauthReason: text('reauth_reason'),
+    lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('mail_accounts_owner_provider_email_uq').on(t.ownerId, t.provider, sql`lower(${t.email})`),
+    uniqueIndex('mail_accounts_one_primary_uq').on(t.ownerId).where(sql`${t.isPrimary}`),
+    uniqueIndex('mail_accounts_one_active_uq').on(t.ownerId).where(sql`${t.isActive}`),
+    index('mail_accounts_owner_created_idx').on(t.ownerId, t.createdAt),
+  ],
+);
+
+/** The selected account scope of the multi-account session (spec §3), one row per person. */
+export const accountScopes = pgTable('account_scopes', {
+  ownerId: uuid('owner_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  scope: text('scope', { enum: ['current', 'all', 'custom'] })
+    .notNull()
+    .default('current'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The accounts of a custom scope. */
+export const accountScopeSelections = pgTable(
+  'account_scope_selections',
+  {
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => mailAccounts.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.accountId] })],
+);
+
+export type MailAccountRow = typeof mailAccounts.$inferSelect;
