@@ -8,6 +8,7 @@ import { JobQueue } from '../src/jobs/job-queue';
 import { defineJob } from '../src/jobs/job-registry';
 import { JobsRepository } from '../src/jobs/jobs.repository';
 import { useTestDatabase } from './db';
+import { waitFor } from './wait-for';
 
 const t = useTestDatabase();
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,16 +30,6 @@ function startWorker(url: string): Promise<ChildProcess> {
     });
     child.once('exit', (code) => reject(new Error(`worker exited early (${code}): ${stderr}`)));
   });
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out waiting');
 }
 
 describe('a worker killed mid-job (kill -9)', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestDatabase } from '../../test/db';
+import { waitFor } from '../../test/wait-for';
 import { users } from '../db/schema';
 import { AppError, NotFoundError, ValidationError } from '../errors';
 import { JobQueue } from './job-queue';
@@ -41,16 +42,6 @@ const registry = {
     },
   }),
 };
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out waiting');
-}
 
 describe('job queue and job records', () => {
   let queue: JobQueue<typeof registry>;
