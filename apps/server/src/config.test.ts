@@ -34,6 +34,32 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
+  it('has sign-in defaults and reads their variables', () => {
+    expect(loadConfig({}).auth).toEqual({
+      allowSignup: false,
+      sessionSeconds: 30 * 86_400,
+      backendTokenSeconds: 3600,
+      keyRotationSeconds: 30 * 86_400,
+      rateLimitPerMinute: 20,
+    });
+    expect(
+      loadConfig({
+        AUTH_ALLOW_SIGNUP: 'true',
+        AUTH_SESSION_DAYS: '7',
+        AUTH_TOKEN_MINUTES: '15',
+        AUTH_KEY_ROTATION_DAYS: '90',
+        AUTH_RATE_LIMIT_PER_MINUTE: '5',
+      }).auth,
+    ).toEqual({
+      allowSignup: true,
+      sessionSeconds: 7 * 86_400,
+      backendTokenSeconds: 900,
+      keyRotationSeconds: 90 * 86_400,
+      rateLimitPerMinute: 5,
+    });
+    expect(() => loadConfig({ AUTH_TOKEN_MINUTES: '1' })).toThrow(/AUTH_TOKEN_MINUTES/);
+  });
+
   it('lists every problem at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT.*LOG_LEVEL/);
   });

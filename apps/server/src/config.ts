@@ -34,6 +34,11 @@ const EnvSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
   REQUEST_BODY_LIMIT_MB: z.coerce.number().int().min(1).max(512).default(50),
   WEB_DIST_DIR: z.string().optional(),
+  AUTH_ALLOW_SIGNUP: booleanFlag.default(false),
+  AUTH_SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  AUTH_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  AUTH_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -58,6 +63,20 @@ export interface Config {
   readonly requestBodyLimitBytes: number;
   /** Folder of the built SPA; unset means apps/web/dist beside this package. */
   readonly webDistDir: string | undefined;
+  readonly auth: AuthConfig;
+}
+
+export interface AuthConfig {
+  /** Sign-ups after the first (the owner's) are refused unless this is set. */
+  readonly allowSignup: boolean;
+  /** Lifetime of a session token, the long-lived credential a sign-in yields. */
+  readonly sessionSeconds: number;
+  /** Lifetime of a backend token (the `backend_jwt` of the web app). */
+  readonly backendTokenSeconds: number;
+  /** A signing key older than this is replaced; it stays published until every token it signed has expired. */
+  readonly keyRotationSeconds: number;
+  /** Requests per minute and client address on the sign-in, sign-up, exchange and second-factor endpoints. */
+  readonly rateLimitPerMinute: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -84,6 +103,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     requestBodyLimitBytes: e.REQUEST_BODY_LIMIT_MB * 1024 * 1024,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
+    auth: Object.freeze({
+      allowSignup: e.AUTH_ALLOW_SIGNUP,
+      sessionSeconds: e.AUTH_SESSION_DAYS * 86_400,
+      backendTokenSeconds: e.AUTH_TOKEN_MINUTES * 60,
+      keyRotationSeconds: e.AUTH_KEY_ROTATION_DAYS * 86_400,
+      rateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    }),
   });
 }
 

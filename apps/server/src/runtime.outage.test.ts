@@ -19,6 +19,8 @@ describe('database outage while running', () => {
   let runtime: Runtime;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let port: number;
+  let token: string;
+  let ownerId: string;
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'invoicebox-outage-'));
@@ -39,8 +41,16 @@ describe('database outage while running', () => {
       logger,
       health: runtime.health,
       jobs: runtime.jobs,
-      authenticate: () => runtime.users.ensureLocalOwner(),
+      authenticate: runtime.authenticate,
+      auth: runtime.auth,
     });
+    const signup = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/local/signup',
+      payload: { email: 'owner@example.com', password: 'correct horse battery' },
+    });
+    token = signup.json().token;
+    ownerId = signup.json().user.id;
   });
 
   afterAll(async () => {
@@ -52,13 +62,13 @@ describe('database outage while running', () => {
 
   it('reports 503 while the database is down and recovers when it returns', async () => {
     expect((await app.inject({ url: '/api/v1/health' })).statusCode).toBe(200);
-    const owner = await runtime.users.ensureLocalOwner();
+    const auth = { authorization: `Bearer ${token}` };
 
     await server.stop();
     const health = await app.inject({ url: '/api/v1/health' });
     expect(health.statusCode).toBe(503);
     expect(health.json()).toMatchObject({ status: 'degraded', database: { status: 'down' } });
-    const jobs = await app.inject({ url: '/api/v1/jobs' });
+    const jobs = await app.inject({ url: '/api/v1/jobs', headers: auth });
     expect(jobs.statusCode).toBe(503);
     expect(jobs.json()).toEqual({
       error: 'The database is unavailable; try again shortly',
@@ -73,13 +83,13 @@ describe('database outage while running', () => {
       if (recovered !== 200) await new Promise((r) => setTimeout(r, 200));
     }
     expect(recovered).toBe(200);
-    expect((await app.inject({ url: '/api/v1/jobs' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/v1/jobs', headers: auth })).statusCode).toBe(200);
 
     // The queue recovered too: a job enqueued now is run to the end.
-    const id = await runtime.queue.enqueue(owner.id, 'noop', { steps: 1, step_ms: 0 });
+    const id = await runtime.queue.enqueue(ownerId, 'noop', { steps: 1, step_ms: 0 });
     let status = '';
     for (let i = 0; i < 150 && status !== 'completed'; i++) {
-      status = (await runtime.jobs.get(owner.id, id)).status;
+      status = (await runtime.jobs.get(ownerId, id)).status;
       if (status !== 'completed') await new Promise((r) => setTimeout(r, 200));
     }
     expect(status).toBe('completed');

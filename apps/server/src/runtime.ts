@@ -1,5 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { AuthRepository } from './auth/auth.repository';
+import type { AuthModule } from './auth/auth.routes';
+import { LocalAuthService } from './auth/local-auth.service';
+import { MfaRepository } from './auth/mfa.repository';
+import { MfaService } from './auth/mfa.service';
+import { ProviderTokensRepository, ProviderTokensService } from './auth/provider-tokens';
+import { loadSecretBox } from './auth/secret-box';
+import { type Principal, SessionsService } from './auth/sessions.service';
+import { SigningKeys, SigningKeysRepository } from './auth/signing-keys';
+import { TokenIssuer } from './auth/tokens';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
@@ -23,6 +33,10 @@ export interface Runtime {
   readonly queue: JobQueue<AppJobRegistry>;
   readonly jobs: JobsService;
   readonly users: UsersService;
+  /** Sign-in, sessions, second factors, provider tokens and the signing keys. */
+  readonly auth: AuthModule;
+  /** The person behind a request's backend token (for buildApp). */
+  authenticate(request: { headers: Record<string, string | string[] | undefined> }): Promise<Principal>;
   readonly health: HealthProbe;
   /** Stops the queue gracefully (running jobs get `shutdownGraceSeconds`), then the database. */
   close(): Promise<void>;
@@ -33,6 +47,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const database = await openDatabase(config, (message) => logger.info(message));
   try {
     await runMigrations(database.pool);
+    const users = new UsersService(new UsersRepository(database.db));
+    // Before the queue starts: a secret that cannot open the signing keys stops the process here.
+    const auth = await createAuthModule(config, database.db, users);
     const jobsRepository = new JobsRepository(database.db);
     const queue = new JobQueue(jobRegistry, jobsRepository, {
       connectionString: database.url,
@@ -41,8 +58,6 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       log: (level, message, detail) => logger[level](detail ?? {}, message),
     });
     await queue.start();
-    const users = new UsersService(new UsersRepository(database.db));
-    await users.ensureLocalOwner();
 
     return {
       config,
@@ -50,6 +65,8 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       queue,
       jobs: new JobsService(jobsRepository),
       users,
+      auth,
+      authenticate: (request) => auth.sessions.authenticate(request.headers),
       health: {
         engine: database.engine,
         database: () => database.ping(),
@@ -73,6 +90,29 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     await database.close();
     throw error;
   }
+}
+
+export async function createAuthModule(
+  config: Pick<Config, 'auth' | 'secret' | 'dataDir'>,
+  db: Database['db'],
+  users: UsersService,
+  now?: () => Date,
+): Promise<AuthModule> {
+  const box = await loadSecretBox({ secret: config.secret, dataDir: config.dataDir });
+  const keys = new SigningKeys(new SigningKeysRepository(db), box, {
+    rotationSeconds: config.auth.keyRotationSeconds,
+    maxTokenSeconds: config.auth.sessionSeconds,
+    now,
+  });
+  // Makes the first key, or proves that the secret still decrypts the current one, before anything is served.
+  await keys.current();
+  const tokens = new TokenIssuer(keys, now);
+  const authRepository = new AuthRepository(db);
+  const providerTokens = new ProviderTokensService(new ProviderTokensRepository(db), box, now);
+  const sessions = new SessionsService(authRepository, tokens, providerTokens, config.auth, now);
+  const mfa = new MfaService(new MfaRepository(db), authRepository, users, sessions, tokens, box, now);
+  const local = new LocalAuthService(authRepository, users, sessions, mfa, config.auth, now);
+  return { local, sessions, mfa, providerTokens, keys, rateLimitPerMinute: config.auth.rateLimitPerMinute };
 }
 
 async function ensureWritableDataDir(dir: string): Promise<void> {

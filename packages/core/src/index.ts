@@ -1,3 +1,5 @@
+export * from './api/accounts.schema';
+export * from './api/auth.schema';
 export * from './api/common.schema';
 export * from './api/health.schema';
 export * from './api/jobs.schema';
@@ -11,4 +13,3 @@ export * from './rules/frequency';
 export * from './rules/invoice-status';
 export * from './rules/month-filter';
 export * from './rules/percent-change';
-export * from './api/accounts.schema';

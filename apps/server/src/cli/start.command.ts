@@ -19,7 +19,8 @@ export function registerStartCommand(program: Command): void {
         logger,
         health: runtime.health,
         jobs: runtime.jobs,
-        authenticate: () => runtime.users.ensureLocalOwner(),
+        authenticate: runtime.authenticate,
+        auth: runtime.auth,
       });
 
       try {

@@ -19,7 +19,9 @@ describe('migrations', () => {
       const { rows } = await pools[0]!.query<{ table_name: string }>(
         `select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
       );
-      expect(rows.map((r) => r.table_name)).toEqual(['jobs', 'users']);
+      expect(rows.map((r) => r.table_name)).toEqual(
+        expect.arrayContaining(['jobs', 'users', 'mail_accounts', 'sessions']),
+      );
       const applied = await pools[0]!.query('select count(*)::int as n from drizzle.__drizzle_migrations');
       expect(applied.rows[0].n).toBeGreaterThanOrEqual(1);
       const journalCount = applied.rows[0].n;

@@ -52,3 +52,4 @@ export type UserRow = typeof users.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
 
 export * from '../accounts/accounts.tables';
+export * from '../auth/auth.tables';

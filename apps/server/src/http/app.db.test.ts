@@ -42,7 +42,9 @@ describe('the HTTP API', () => {
       authenticate: async (request) => {
         // Stands in for sign-in (issue 4): a bearer token naming the person.
         const header = request.headers.authorization;
-        if (header === 'Bearer me-secret-token') return rows[0]!;
+        if (header === 'Bearer me-secret-token') {
+          return { user: rows[0]!, sessionId: crypto.randomUUID(), tokenExpiresAt: new Date(Date.now() + 3_600_000) };
+        }
         throw new UnauthorizedError();
       },
     });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -11,6 +12,8 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { type AuthModule, authRoutes, jwksRoutes } from '../auth/auth.routes';
+import type { Principal } from '../auth/sessions.service';
 import type { Config } from '../config';
 import type { UserRow } from '../db/schema';
 import { NotFoundError } from '../errors';
@@ -27,6 +30,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in person; every owned query is scoped by `user.id`. */
     user: UserRow;
+    /** The session and backend token behind `user`. */
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** The route answers without a backend token (it may check credentials of its own). */
+    public?: boolean;
   }
 }
 
@@ -37,7 +46,9 @@ export interface AppDependencies {
   health: HealthProbe;
   jobs: JobsService;
   /** Resolves the person behind a request; throws UnauthorizedError when there is none. */
-  authenticate: (request: { headers: Record<string, string | string[] | undefined> }) => Promise<UserRow>;
+  authenticate: (request: { headers: Record<string, string | string[] | undefined> }) => Promise<Principal>;
+  /** Sign-in, tokens and the JWKS; without it the app has no auth routes (tests that bring their own authenticate). */
+  auth?: AuthModule;
   logger: Logger;
 }
 
@@ -77,6 +88,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     );
   });
 
+  // Only routes that ask for it (config.rateLimit) are limited: sign-in, sign-up, exchange, second factors.
+  await app.register(fastifyRateLimit, { global: false });
+
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -95,9 +109,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     async (api) => {
       api.addHook('onRequest', async (request) => {
         const route = request.routeOptions.url ?? '';
-        if (PUBLIC_ROUTES.has(route)) return;
-        request.user = await deps.authenticate(request);
+        if (PUBLIC_ROUTES.has(route) || request.routeOptions.config?.public) return;
+        const principal = await deps.authenticate(request);
+        request.principal = principal;
+        request.user = principal.user;
       });
+      if (deps.auth) await api.register(authRoutes(deps.auth));
       await api.register(healthRoutes(deps.health));
       await api.register(meRoutes());
       await api.register(jobsRoutes(deps.jobs));
@@ -110,6 +127,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     { prefix: API_PREFIX },
   );
 
+  if (deps.auth) await app.register(jwksRoutes(deps.auth.keys));
   registerDocs(app);
   await registerWebApp(app, deps.config.webDistDir ?? defaultWebDist());
   return app;

@@ -1,30 +1,58 @@
+import type { Db } from '../db/client';
 import type { UserRow } from '../db/schema';
+import { ConflictError } from '../errors';
 import type { UsersRepository } from './users.repository';
 
+/**
+ * The person who held every owned row before sign-in existed (created on start by earlier versions). The first
+ * sign-up takes this row over, so data made before sign-in stays with the owner.
+ */
 export const LOCAL_OWNER_EMAIL = 'owner@invoicebox.local';
 
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 /**
- * People. Until sign-in lands (issue 4) there is one person, the local owner, created on first start; every owned
- * row and every query already carries and filters by an owner id, so real accounts slot in without a data change.
+ * People. `is_local_owner` marks the owner of the installation: the person whose sign-up came first. Further people
+ * exist only when the configuration lets others sign up.
  */
 export class UsersService {
-  private owner: UserRow | undefined;
-
   constructor(private readonly repository: UsersRepository) {}
 
-  async ensureLocalOwner(): Promise<UserRow> {
-    if (this.owner) return this.owner;
-    let owner = await this.repository.findLocalOwner();
-    if (!owner) {
-      await this.repository.insertIfAbsent({
-        email: LOCAL_OWNER_EMAIL,
-        displayName: 'Local owner',
-        isLocalOwner: true,
-      });
-      owner = await this.repository.findLocalOwner();
+  /** The same service on a caller's transaction. */
+  on(executor: Db): UsersService {
+    return new UsersService(this.repository.withExecutor(executor));
+  }
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return this.repository.findById(id);
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.repository.findByEmail(normalizeEmail(email));
+  }
+
+  async ownerExists(): Promise<boolean> {
+    return (await this.repository.findOwner(LOCAL_OWNER_EMAIL)) !== undefined;
+  }
+
+  /**
+   * Makes a person. The first one becomes the owner, taking over the pre-sign-in placeholder when there is one;
+   * callers serialise calls (see AuthRepository.withSignupLock). Refuses an email that is taken with a 409.
+   */
+  async create(input: { email: string; displayName: string }): Promise<UserRow> {
+    const email = normalizeEmail(input.email);
+    if (await this.repository.findByEmail(email)) {
+      throw new ConflictError('An account with this email already exists');
     }
-    if (!owner) throw new Error('could not create the local owner');
-    this.owner = owner;
-    return owner;
+    const isOwner = !(await this.ownerExists());
+    const placeholder = isOwner ? await this.repository.findByExactEmail(LOCAL_OWNER_EMAIL) : undefined;
+    if (placeholder) {
+      return this.repository.update(placeholder.id, { email, displayName: input.displayName, isLocalOwner: true });
+    }
+    const row = await this.repository.insert({ email, displayName: input.displayName, isLocalOwner: isOwner });
+    if (!row) throw new ConflictError('An account with this email already exists');
+    return row;
   }
 }

@@ -1,0 +1,59 @@
+import { Writable } from 'node:stream';
+import type { AuthConfig } from '../config';
+import type { Db } from '../db/client';
+import { buildApp } from '../http/app';
+import { JobsRepository } from '../jobs/jobs.repository';
+import { JobsService } from '../jobs/jobs.service';
+import { createLogger } from '../logger';
+import { createAuthModule } from '../runtime';
+import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
+
+export const TEST_SECRET = 'a-test-secret-of-at-least-32-characters!';
+
+export const DEFAULT_TEST_AUTH: AuthConfig = {
+  allowSignup: false,
+  sessionSeconds: 30 * 86_400,
+  backendTokenSeconds: 3600,
+  keyRotationSeconds: 30 * 86_400,
+  rateLimitPerMinute: 10_000,
+};
+
+/** A settable clock: every auth service of one test app reads it. */
+export class TestClock {
+  ms = Date.now();
+  readonly now = () => new Date(this.ms);
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+}
+
+/** The real app with the real auth module on a test database, its log lines captured. */
+export async function buildAuthTestApp(db: Db, options: { auth?: Partial<AuthConfig>; secret?: string } = {}) {
+  const clock = new TestClock();
+  const logLines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  const users = new UsersService(new UsersRepository(db));
+  const auth = await createAuthModule(
+    { auth: { ...DEFAULT_TEST_AUTH, ...options.auth }, secret: options.secret ?? TEST_SECRET, dataDir: '/nonexistent' },
+    db,
+    users,
+    clock.now,
+  );
+  const app = await buildApp({
+    config: { requestBodyLimitBytes: 1024 * 1024, webDistDir: '/nonexistent' },
+    logger: createLogger('debug', stream),
+    health: { engine: 'external', database: async () => true, queue: async () => true },
+    jobs: new JobsService(new JobsRepository(db)),
+    authenticate: (request) => auth.sessions.authenticate(request.headers),
+    auth,
+  });
+  return { app, auth, users, clock, logLines };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
