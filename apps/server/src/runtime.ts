@@ -1,5 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AccountsRepository } from './accounts/accounts.repository';
+import { accountsRoutes } from './accounts/accounts.routes';
+import { AccountsService } from './accounts/accounts.service';
 import { AuthRepository } from './auth/auth.repository';
 import type { AuthModule } from './auth/auth.routes';
 import { LocalAuthService } from './auth/local-auth.service';
@@ -32,6 +36,9 @@ export interface Runtime {
   readonly database: Database;
   readonly queue: JobQueue<AppJobRegistry>;
   readonly jobs: JobsService;
+  readonly accounts: AccountsService;
+  /** Route plugins of the domain modules, for buildApp. */
+  readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
   /** Sign-in, sessions, second factors, provider tokens and the signing keys. */
   readonly auth: AuthModule;
@@ -59,11 +66,14 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     });
     await queue.start();
 
+    const accounts = new AccountsService(new AccountsRepository(database.db));
     return {
       config,
       database,
       queue,
       jobs: new JobsService(jobsRepository),
+      accounts,
+      routes: [accountsRoutes(accounts)],
       users,
       auth,
       authenticate: (request) => auth.sessions.authenticate(request.headers),

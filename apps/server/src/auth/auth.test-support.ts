@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthConfig } from '../config';
 import type { Db } from '../db/client';
 import { buildApp } from '../http/app';
@@ -29,7 +30,10 @@ export class TestClock {
 }
 
 /** The real app with the real auth module on a test database, its log lines captured. */
-export async function buildAuthTestApp(db: Db, options: { auth?: Partial<AuthConfig>; secret?: string } = {}) {
+export async function buildAuthTestApp(
+  db: Db,
+  options: { auth?: Partial<AuthConfig>; secret?: string; routes?: FastifyPluginAsyncZod[] } = {},
+) {
   const clock = new TestClock();
   const logLines: string[] = [];
   const stream = new Writable({
@@ -52,6 +56,7 @@ export async function buildAuthTestApp(db: Db, options: { auth?: Partial<AuthCon
     jobs: new JobsService(new JobsRepository(db)),
     authenticate: (request) => auth.sessions.authenticate(request.headers),
     auth,
+    routes: options.routes ?? [],
   });
   return { app, auth, users, clock, logLines };
 }

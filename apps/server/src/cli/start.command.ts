@@ -21,6 +21,7 @@ export function registerStartCommand(program: Command): void {
         jobs: runtime.jobs,
         authenticate: runtime.authenticate,
         auth: runtime.auth,
+        routes: runtime.routes,
       });
 
       try {

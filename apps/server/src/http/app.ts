@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import {
+  type FastifyPluginAsyncZod,
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
@@ -50,6 +51,8 @@ export interface AppDependencies {
   /** Sign-in, tokens and the JWKS; without it the app has no auth routes (tests that bring their own authenticate). */
   auth?: AuthModule;
   logger: Logger;
+  /** The domain modules' route plugins (accounts, invoices, ...), mounted under /api/v1 behind the auth hook. */
+  routes?: FastifyPluginAsyncZod[];
 }
 
 /** Routes that answer without a signed-in person. */
@@ -118,6 +121,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(healthRoutes(deps.health));
       await api.register(meRoutes());
       await api.register(jobsRoutes(deps.jobs));
+      for (const routes of deps.routes ?? []) await api.register(routes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       // Unknown API paths answer JSON, never the SPA.
       api.all('/*', { schema: { hide: true } }, async () => {

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountsRepository } from '../src/accounts/accounts.repository';
+import { accountsRoutes } from '../src/accounts/accounts.routes';
+import { AccountsService } from '../src/accounts/accounts.service';
+import { bearer, buildAuthTestApp } from '../src/auth/auth.test-support';
+import { JobsRepository } from '../src/jobs/jobs.repository';
+import { useTestDatabase } from './db';
+
+/**
+ * The cross-tenant matrix: person B calls EVERY route of the API (read from the OpenAPI document, so a new route is
+ * covered the day it is added) with person A's ids in the path, the query and the body. B must never see or change
+ * A's data. A path parameter this test has no id for fails the test: give it one below.
+ */
+const t = useTestDatabase();
+
+describe('no cross-tenant reads or writes, on every route', () => {
+  let harness: Awaited<ReturnType<typeof buildAuthTestApp>>;
+  let accounts: AccountsService;
+  const a = { token: '', userId: '', accountIds: [] as string[], jobId: '', emails: [] as string[] };
+  const b = { token: '', userId: '' };
+
+  beforeAll(async () => {
+    const { db } = t().database;
+    accounts = new AccountsService(new AccountsRepository(db));
+    harness = await buildAuthTestApp(db, { auth: { allowSignup: true }, routes: [accountsRoutes(accounts)] });
+    const signup = async (email: string) => {
+      const res = await harness.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/local/signup',
+        payload: { email, password: 'correct horse battery staple' },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json() as { token: string; user: { id: string } };
+    };
+    const sa = await signup('alice@example.com');
+    const sb = await signup('bob@example.com');
+    Object.assign(a, { token: sa.token, userId: sa.user.id });
+    Object.assign(b, { token: sb.token, userId: sb.user.id });
+
+    for (const email of ['alice.work@example.com', 'alice.home@example.com']) {
+      a.accountIds.push((await accounts.connect(a.userId, { provider: 'imap', email })).userId);
+      a.emails.push(email);
+    }
+    await accounts.connect(b.userId, { provider: 'imap', email: 'bob.mail@example.com' });
+    a.jobId = crypto.randomUUID();
+    await new JobsRepository(db).insert({ id: a.jobId, ownerId: a.userId, type: 'noop', payload: {} });
+  });
+
+  afterAll(async () => {
+    await harness.app.close();
+  });
+
+  it('B gets none of A’s data and changes nothing of A’s', async () => {
+    const doc = (await harness.app.inject({ url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+    };
+    const idFor: Record<string, string> = {
+      id: a.accountIds[1]!, // replaced per route family below
+      factorId: crypto.randomUUID(),
+    };
+    const calls: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(methods)) {
+        const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+        for (const p of params) {
+          if (!(p in idFor)) throw new Error(`no id of A for path parameter {${p}} in ${method.toUpperCase()} ${path}`);
+        }
+        // Every id-bearing family gets A's id of that kind.
+        const ids = path.startsWith('/api/v1/jobs') ? { ...idFor, id: a.jobId } : idFor;
+        const url = path.replace(/\{(\w+)\}/g, (_, p: string) => ids[p]!);
+        const query = `user_ids=${a.accountIds.join(',')}`;
+        // A fresh session for every call: some routes (logout) end the one they are called with.
+        const signin = await harness.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/local/signin',
+          payload: { email: 'bob@example.com', password: 'correct horse battery staple' },
+        });
+        const token = (signin.json() as { token: string }).token;
+        const res = await harness.app.inject({
+          method: method.toUpperCase() as 'GET',
+          url: `${url}${url.includes('?') ? '&' : '?'}${query}`,
+          headers: bearer(token),
+          ...(method === 'get' || method === 'delete'
+            ? {}
+            : {
+                payload: {
+                  user_ids: a.accountIds,
+                  target_user_id: a.accountIds[0],
+                  selectedScope: 'custom',
+                  selectedUserIds: a.accountIds,
+                },
+              }),
+        });
+        calls.push(`${method.toUpperCase()} ${path} → ${res.statusCode}`);
+        // Data routes must really have been exercised as B (signed in), not refused at the door.
+        if (!path.startsWith('/api/v1/auth/') && !path.startsWith('/.well-known')) {
+          expect(res.statusCode, `${method.toUpperCase()} ${path} was not reached as B`).not.toBe(401);
+        }
+        const body = res.body;
+        for (const secret of [a.userId, a.jobId, ...a.accountIds, ...a.emails, 'alice@example.com']) {
+          expect(body, `${method.toUpperCase()} ${path} leaked ${secret}`).not.toContain(secret);
+        }
+      }
+    }
+    expect(calls.length).toBeGreaterThan(10);
+
+    // Nothing of A's changed: both accounts, the same primary, the job still there.
+    const aList = await accounts.list(a.userId);
+    expect(aList.accounts.map((x) => x.userId)).toEqual(a.accountIds);
+    expect(aList.session.primaryUserId).toBe(a.accountIds[0]);
+    expect(aList.session.selectedScope).toBe('current');
+    const job = await harness.app.inject({ url: `/api/v1/jobs/${a.jobId}`, headers: bearer(a.token) });
+    expect(job.statusCode).toBe(200);
+    // B's own custom scope never took A's ids.
+    expect((await accounts.list(b.userId)).session.selectedUserIds).toEqual([]);
+  });
+});
