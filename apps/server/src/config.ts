@@ -39,6 +39,14 @@ const EnvSchema = z.object({
   AUTH_TOKEN_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   AUTH_KEY_ROTATION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  PUBLIC_URL: z.string().url().optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ISSUER: z.string().url().default('https://accounts.google.com'),
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().min(1).max(60).default('Single sign-on'),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -64,6 +72,18 @@ export interface Config {
   /** Folder of the built SPA; unset means apps/web/dist beside this package. */
   readonly webDistDir: string | undefined;
   readonly auth: AuthConfig;
+  /** The address people reach this server at; OAuth redirect URIs are built from it. */
+  readonly publicUrl: string;
+  /** Configured OpenID Connect providers (Google, a generic issuer); empty: local sign-in only. */
+  readonly oidcProviders: readonly OidcProviderConfig[];
+}
+
+export interface OidcProviderConfig {
+  readonly id: 'google' | 'oidc';
+  readonly name: string;
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
 }
 
 export interface AuthConfig {
@@ -88,6 +108,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  const oidcProviders: OidcProviderConfig[] = [];
+  const pairs: Array<[string, string | undefined, string, string | undefined]> = [
+    ['GOOGLE_CLIENT_ID', e.GOOGLE_CLIENT_ID, 'GOOGLE_CLIENT_SECRET', e.GOOGLE_CLIENT_SECRET],
+    ['OIDC_CLIENT_ID', e.OIDC_CLIENT_ID, 'OIDC_CLIENT_SECRET', e.OIDC_CLIENT_SECRET],
+  ];
+  for (const [idName, id, secretName, secret] of pairs) {
+    if (Boolean(id) !== Boolean(secret)) {
+      throw new ConfigError(
+        `invalid configuration: ${id ? secretName : idName} must be set together with ${id ? idName : secretName}`,
+      );
+    }
+  }
+  if (e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET) {
+    oidcProviders.push({
+      id: 'google',
+      name: 'Google',
+      issuer: e.GOOGLE_ISSUER,
+      clientId: e.GOOGLE_CLIENT_ID,
+      clientSecret: e.GOOGLE_CLIENT_SECRET,
+    });
+  }
+  if (e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET) {
+    if (!e.OIDC_ISSUER) throw new ConfigError('invalid configuration: OIDC_ISSUER must be set with OIDC_CLIENT_ID');
+    oidcProviders.push({
+      id: 'oidc',
+      name: e.OIDC_NAME,
+      issuer: e.OIDC_ISSUER,
+      clientId: e.OIDC_CLIENT_ID,
+      clientSecret: e.OIDC_CLIENT_SECRET,
+    });
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -110,6 +161,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keyRotationSeconds: e.AUTH_KEY_ROTATION_DAYS * 86_400,
       rateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     }),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    oidcProviders: Object.freeze(oidcProviders),
   });
 }
 

@@ -14,7 +14,7 @@ import { loadSecretBox } from './auth/secret-box';
 import { type Principal, SessionsService } from './auth/sessions.service';
 import { SigningKeys, SigningKeysRepository } from './auth/signing-keys';
 import { TokenIssuer } from './auth/tokens';
-import type { Config } from './config';
+import type { Config, OidcProviderConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { ConfigError } from './errors';
@@ -24,6 +24,10 @@ import { JobsRepository } from './jobs/jobs.repository';
 import { JobsService } from './jobs/jobs.service';
 import { type AppJobRegistry, jobRegistry } from './jobs/registry';
 import type { Logger } from './logger';
+import { GOOGLE_AUTHORIZATION_PARAMS, GOOGLE_SCOPES, OidcClient } from './oidc/oidc.client';
+import { OidcRepository } from './oidc/oidc.repository';
+import { oidcRoutes } from './oidc/oidc.routes';
+import { OidcSignInService } from './oidc/oidc-sign-in.service';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
@@ -67,16 +71,34 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     await queue.start();
 
     const accounts = new AccountsService(new AccountsRepository(database.db));
+    const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
+      box: auth.box,
+      users,
+      sessions: auth.sessions,
+      providerTokens: auth.providerTokens,
+      accounts,
+      withSignupLock: auth.withSignupLock,
+      allowSignup: config.auth.allowSignup,
+    });
+    const authenticate = (request: { headers: Record<string, string | string[] | undefined> }) =>
+      auth.sessions.authenticate(request.headers);
     return {
       config,
       database,
       queue,
       jobs: new JobsService(jobsRepository),
       accounts,
-      routes: [accountsRoutes(accounts)],
+      routes: [
+        accountsRoutes(accounts),
+        oidcRoutes(oidc, {
+          publicUrl: config.publicUrl,
+          rateLimitPerMinute: config.auth.rateLimitPerMinute,
+          authenticate,
+        }),
+      ],
       users,
       auth,
-      authenticate: (request) => auth.sessions.authenticate(request.headers),
+      authenticate,
       health: {
         engine: database.engine,
         database: () => database.ping(),
@@ -103,7 +125,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
 }
 
 export async function createAuthModule(
-  config: Pick<Config, 'auth' | 'secret' | 'dataDir'>,
+  config: Pick<Config, 'auth' | 'secret' | 'dataDir'> & Partial<Pick<Config, 'oidcProviders' | 'publicUrl'>>,
   db: Database['db'],
   users: UsersService,
   now?: () => Date,
@@ -121,8 +143,47 @@ export async function createAuthModule(
   const providerTokens = new ProviderTokensService(new ProviderTokensRepository(db), box, now);
   const sessions = new SessionsService(authRepository, tokens, providerTokens, config.auth, now);
   const mfa = new MfaService(new MfaRepository(db), authRepository, users, sessions, tokens, box, now);
-  const local = new LocalAuthService(authRepository, users, sessions, mfa, config.auth, now);
-  return { local, sessions, mfa, providerTokens, keys, rateLimitPerMinute: config.auth.rateLimitPerMinute };
+  const oidcClients = createOidcClients(config.oidcProviders ?? [], config.publicUrl ?? 'http://localhost:8080');
+  const providerList = () => [...oidcClients.values()].map((c) => ({ id: c.settings.id, name: c.settings.name }));
+  const local = new LocalAuthService(authRepository, users, sessions, mfa, config.auth, now, providerList);
+  return {
+    local,
+    sessions,
+    mfa,
+    providerTokens,
+    keys,
+    rateLimitPerMinute: config.auth.rateLimitPerMinute,
+    oidcClients,
+    box,
+    withSignupLock: (fn) => authRepository.withSignupLock((_repo, tx) => fn(users.on(tx))),
+  };
+}
+
+/** One OIDC client per configured provider; redirect URIs are built from PUBLIC_URL. */
+export function createOidcClients(
+  providers: readonly OidcProviderConfig[],
+  publicUrl: string,
+): Map<string, OidcClient> {
+  const clients = new Map<string, OidcClient>();
+  for (const p of providers) {
+    const issuerHost = new URL(p.issuer).hostname;
+    clients.set(
+      p.id,
+      new OidcClient({
+        id: p.id,
+        name: p.name,
+        issuer: p.issuer,
+        clientId: p.clientId,
+        clientSecret: p.clientSecret,
+        redirectUri: `${publicUrl}/api/v1/auth/oidc/${p.id}/callback`,
+        scopes: p.id === 'google' ? GOOGLE_SCOPES : ['openid', 'email', 'profile', 'offline_access'],
+        ...(p.id === 'google' ? { authorizationParams: GOOGLE_AUTHORIZATION_PARAMS } : {}),
+        // Plain http only for an issuer on this machine (a local test or development provider).
+        allowInsecureRequests: ['127.0.0.1', 'localhost', '[::1]'].includes(issuerHost),
+      }),
+    );
+  }
+  return clients;
 }
 
 async function ensureWritableDataDir(dir: string): Promise<void> {

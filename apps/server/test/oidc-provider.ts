@@ -16,7 +16,14 @@ export interface TestOidcProvider {
   close(): Promise<void>;
 }
 
-export async function startTestOidcProvider(redirectUri = 'http://127.0.0.1:1/callback'): Promise<TestOidcProvider> {
+export async function startTestOidcProvider(
+  redirectUri = 'http://127.0.0.1:1/callback',
+  /**
+   * Google's wire behaviour: it accepts its API scopes and issues a refresh token for `access_type=offline`
+   * (with consent) instead of the `offline_access` scope.
+   */
+  google: { scopes: string[] } | undefined = undefined,
+): Promise<TestOidcProvider> {
   const clientId = 'invoicebox-test';
   const clientSecret = 'test-client-secret-value';
   let provider: Provider | undefined;
@@ -33,10 +40,18 @@ export async function startTestOidcProvider(redirectUri = 'http://127.0.0.1:1/ca
         grant_types: ['authorization_code', 'refresh_token'],
       },
     ],
-    scopes: ['openid', 'email', 'profile', 'offline_access'],
+    scopes: ['openid', 'email', 'profile', 'offline_access', ...(google?.scopes ?? [])],
     claims: { email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
     cookies: { keys: ['test-cookie-key-1'] },
+    ...(google
+      ? {
+          extraParams: ['access_type', 'include_granted_scopes'],
+          async issueRefreshToken(ctx, client) {
+            return client.grantTypeAllowed('refresh_token') && ctx.oidc.params?.access_type !== 'online';
+          },
+        }
+      : {}),
     async findAccount(_ctx, sub) {
       return {
         accountId: sub,

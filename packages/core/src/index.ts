@@ -4,6 +4,7 @@ export * from './api/common.schema';
 export * from './api/health.schema';
 export * from './api/jobs.schema';
 export * from './api/me.schema';
+export * from './api/oidc.schema';
 export * from './rules/amount';
 export * from './rules/attachment-content-type';
 export * from './rules/dates';

@@ -22,10 +22,13 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { OidcClient } from '../oidc/oidc.client';
+import type { UsersService } from '../users/users.service';
 import type { LocalAuthService } from './local-auth.service';
 import { LockedOutError } from './lockout';
 import type { MfaService } from './mfa.service';
 import type { ProviderTokensService } from './provider-tokens';
+import type { SecretBox } from './secret-box';
 import { type SessionsService, toAuthUser } from './sessions.service';
 import type { SigningKeys } from './signing-keys';
 
@@ -37,6 +40,12 @@ export interface AuthModule {
   keys: SigningKeys;
   /** Requests per minute and client address on the endpoints that take a password, a code or a session token. */
   rateLimitPerMinute: number;
+  /** The configured OpenID Connect providers, by id ('google', 'oidc'). */
+  oidcClients: Map<string, OidcClient>;
+  /** Encryption of data at rest. */
+  box: SecretBox;
+  /** Runs `fn` with people creation serialised (the first person becomes the owner). */
+  withSignupLock: <T>(fn: (users: UsersService) => Promise<T>) => Promise<T>;
 }
 
 const context = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'] });

@@ -25,6 +25,8 @@ export class LocalAuthService {
     private readonly mfa: MfaService,
     private readonly config: Pick<AuthConfig, 'allowSignup'>,
     now: () => Date = () => new Date(),
+    /** The configured OpenID Connect providers, listed by `methods()` for the landing page. */
+    private readonly oidcProviders: () => Array<{ id: string; name: string }> = () => [],
   ) {
     this.lockout = new Lockout(repository, 'sign-in', now);
   }
@@ -33,8 +35,7 @@ export class LocalAuthService {
     const ownerExists = await this.users.ownerExists();
     return {
       local: { enabled: true, owner_exists: ownerExists, signup_open: !ownerExists || this.config.allowSignup },
-      // OpenID Connect providers are configured by the OIDC sign-in (issue 4, later); none yet.
-      oidc: [],
+      oidc: this.oidcProviders(),
       mfa: { factor_types: ['totp'] },
     };
   }

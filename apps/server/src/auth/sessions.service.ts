@@ -46,6 +46,15 @@ export class SessionsService {
 
   /** Opens a session for a person who just proved who they are. */
   async open(user: UserRow, method: string, context: RequestContext): Promise<SessionResponse> {
+    return (await this.openWithId(user, method, context)).response;
+  }
+
+  /** The same, with the new session's id (to hand the session over later through a one-time code). */
+  async openWithId(
+    user: UserRow,
+    method: string,
+    context: RequestContext,
+  ): Promise<{ sessionId: string; response: SessionResponse }> {
     const now = this.now();
     const session = await this.repository.insertSession({
       ownerId: user.id,
@@ -54,6 +63,17 @@ export class SessionsService {
       expiresAt: new Date(now.getTime() + this.config.sessionSeconds * 1000),
       userAgent: context.userAgent?.slice(0, 512) ?? null,
     });
+    return { sessionId: session.id, response: await this.answer(user, session) };
+  }
+
+  /** Tokens for a session opened earlier (a one-time code handed to the browser is redeemed for them). */
+  async resume(userId: string, sessionId: string): Promise<SessionResponse> {
+    const { session, user } = await this.liveSession(userId, sessionId);
+    return this.answer(user, session);
+  }
+
+  private async answer(user: UserRow, session: SessionRow): Promise<SessionResponse> {
+    const now = this.now();
     const sessionToken = await this.tokens.sign(
       'session',
       { sub: user.id, sid: session.id },
