@@ -28,6 +28,8 @@ import { GOOGLE_AUTHORIZATION_PARAMS, GOOGLE_SCOPES, OidcClient } from './oidc/o
 import { OidcRepository } from './oidc/oidc.repository';
 import { oidcRoutes } from './oidc/oidc.routes';
 import { OidcSignInService } from './oidc/oidc-sign-in.service';
+import { ProviderAccessService } from './oidc/provider-access.service';
+import { syncTokenRoutes } from './oidc/sync-token.routes';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
@@ -90,6 +92,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       accounts,
       routes: [
         accountsRoutes(accounts),
+        syncTokenRoutes(new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts)),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,
           rateLimitPerMinute: config.auth.rateLimitPerMinute,

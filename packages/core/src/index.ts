@@ -5,6 +5,7 @@ export * from './api/health.schema';
 export * from './api/jobs.schema';
 export * from './api/me.schema';
 export * from './api/oidc.schema';
+export * from './api/sync-token.schema';
 export * from './rules/amount';
 export * from './rules/attachment-content-type';
 export * from './rules/dates';

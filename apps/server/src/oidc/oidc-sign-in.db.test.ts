@@ -18,6 +18,8 @@ import { GOOGLE_SCOPES } from './oidc.client';
 import { OidcRepository } from './oidc.repository';
 import { oidcRoutes } from './oidc.routes';
 import { MISSING_REFRESH_TOKEN_MESSAGE, OidcSignInService } from './oidc-sign-in.service';
+import { ProviderAccessService } from './provider-access.service';
+import { syncTokenRoutes } from './sync-token.routes';
 
 const t = useTestDatabase();
 const PUBLIC_URL = 'http://invoicebox.test';
@@ -31,6 +33,7 @@ describe('sign-in with an OpenID Connect provider, run by the server', () => {
   let provider: TestOidcProvider;
   let app: Awaited<ReturnType<typeof buildApp>>;
   const logLines: string[] = [];
+  let revokeAt: (ownerId: string, email: string) => Promise<void> = async () => {};
 
   beforeAll(async () => {
     const { db } = t().database;
@@ -86,9 +89,14 @@ describe('sign-in with an OpenID Connect provider, run by the server', () => {
       auth,
       routes: [
         accountsRoutes(accounts),
+        syncTokenRoutes(new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts)),
         oidcRoutes(oidc, { publicUrl: PUBLIC_URL, rateLimitPerMinute: 10_000, authenticate }),
       ],
     });
+    revokeAt = async (ownerId: string, email: string) => {
+      const stored = await auth.providerTokens.get(ownerId, 'google', email);
+      await auth.oidcClients.get('google')!.revoke(stored!.refreshToken!);
+    };
   });
 
   afterAll(async () => {
@@ -190,6 +198,31 @@ describe('sign-in with an OpenID Connect provider, run by the server', () => {
       'alice@example.com',
       'alice-work@example.com',
     ]);
+  });
+
+  it('reports and refreshes provider access; a revoked grant marks the account for a new sign-in', async () => {
+    const headers = { authorization: `Bearer ${aliceToken}` };
+    const status = await app.inject({ url: '/api/v1/sync/token/status', headers });
+    expect(status.statusCode).toBe(200);
+    expect(status.json().accounts[0]).toMatchObject({
+      email: 'alice@example.com',
+      status: 'valid',
+      needs_tokens: true,
+    });
+    const refreshed = await app.inject({ method: 'POST', url: '/api/v1/sync/token/refresh', headers });
+    expect(refreshed.json()).toMatchObject({ refreshed: 2, failed: 0 });
+
+    const me = (await app.inject({ url: '/api/v1/me', headers })).json().user.id;
+    await revokeAt(me, 'alice-work@example.com');
+    const after = await app.inject({ method: 'POST', url: '/api/v1/sync/token/refresh', headers });
+    expect(after.json()).toMatchObject({ refreshed: 1, failed: 1 });
+    const work = after.json().accounts.find((a: { email: string }) => a.email === 'alice-work@example.com');
+    expect(work).toMatchObject({
+      status: 'revoked',
+      message: expect.stringMatching(/Sign in with this account again/),
+    });
+    const list = await app.inject({ url: '/api/v1/gmail/accounts', headers });
+    expect(list.json().accounts[1]).toMatchObject({ needsReauth: true });
   });
 
   it('refuses add_account without a signed-in person', async () => {
