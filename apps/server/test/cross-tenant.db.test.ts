@@ -1,9 +1,15 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountsRepository } from '../src/accounts/accounts.repository';
-import { accountsRoutes } from '../src/accounts/accounts.routes';
-import { AccountsService } from '../src/accounts/accounts.service';
-import { bearer, buildAuthTestApp } from '../src/auth/auth.test-support';
+import type { AccountsService } from '../src/accounts/accounts.service';
+import { bearer, TEST_SECRET } from '../src/auth/auth.test-support';
+import { loadConfig } from '../src/config';
+import { buildApp } from '../src/http/app';
 import { JobsRepository } from '../src/jobs/jobs.repository';
+import { createLogger } from '../src/logger';
+import { createRuntime, type Runtime } from '../src/runtime';
 import { useTestDatabase } from './db';
 
 /**
@@ -14,15 +20,39 @@ import { useTestDatabase } from './db';
 const t = useTestDatabase();
 
 describe('no cross-tenant reads or writes, on every route', () => {
-  let harness: Awaited<ReturnType<typeof buildAuthTestApp>>;
+  // The real runtime and app, so every route the product serves is in the matrix.
+  let runtime: Runtime;
+  let harness: { app: Awaited<ReturnType<typeof buildApp>> };
   let accounts: AccountsService;
+  let dataDir: string;
   const a = { token: '', userId: '', accountIds: [] as string[], jobId: '', emails: [] as string[] };
   const b = { token: '', userId: '' };
 
   beforeAll(async () => {
     const { db } = t().database;
-    accounts = new AccountsService(new AccountsRepository(db));
-    harness = await buildAuthTestApp(db, { auth: { allowSignup: true }, routes: [accountsRoutes(accounts)] });
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'invoicebox-xt-'));
+    const config = loadConfig({
+      DATABASE_URL: t().url,
+      INVOICEBOX_DATA_DIR: dataDir,
+      INVOICEBOX_SECRET: TEST_SECRET,
+      AUTH_ALLOW_SIGNUP: 'true',
+      AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+      INVOICEBOX_WORKERS: 'false',
+    });
+    const logger = createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
+    runtime = await createRuntime(config, logger);
+    accounts = runtime.accounts;
+    harness = {
+      app: await buildApp({
+        config,
+        logger,
+        health: runtime.health,
+        jobs: runtime.jobs,
+        authenticate: runtime.authenticate,
+        auth: runtime.auth,
+        routes: runtime.routes,
+      }),
+    };
     const signup = async (email: string) => {
       const res = await harness.app.inject({
         method: 'POST',
@@ -47,7 +77,9 @@ describe('no cross-tenant reads or writes, on every route', () => {
   });
 
   afterAll(async () => {
-    await harness.app.close();
+    await harness?.app.close();
+    await runtime?.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
   });
 
   it('B gets none of A’s data and changes nothing of A’s', async () => {
@@ -57,6 +89,7 @@ describe('no cross-tenant reads or writes, on every route', () => {
     const idFor: Record<string, string> = {
       id: a.accountIds[1]!, // replaced per route family below
       factorId: crypto.randomUUID(),
+      provider: 'google',
     };
     const calls: string[] = [];
     for (const [path, methods] of Object.entries(doc.paths)) {
