@@ -22,7 +22,7 @@ import type { HealthProbe } from './http/health.routes';
 import { JobQueue } from './jobs/job-queue';
 import { JobsRepository } from './jobs/jobs.repository';
 import { JobsService } from './jobs/jobs.service';
-import { type AppJobRegistry, jobRegistry } from './jobs/registry';
+import { type AppJobRegistry, createJobRegistry } from './jobs/registry';
 import type { Logger } from './logger';
 import { GOOGLE_AUTHORIZATION_PARAMS, GOOGLE_SCOPES, OidcClient } from './oidc/oidc.client';
 import { OidcRepository } from './oidc/oidc.repository';
@@ -30,12 +30,13 @@ import { oidcRoutes } from './oidc/oidc.routes';
 import { OidcSignInService } from './oidc/oidc-sign-in.service';
 import { ProviderAccessService } from './oidc/provider-access.service';
 import { syncTokenRoutes } from './oidc/sync-token.routes';
+import { TokenRefreshScheduler } from './oidc/token-refresh.scheduler';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
 /**
  * The composition root: opens the database (embedded or external), applies migrations, starts the queue and builds
- * the services. `start` adds the HTTP app on top, `worker` only calls `queue.work()`.
+ * the services. `start` adds the HTTP app on top, `worker` only runs `startWorkers()`.
  */
 export interface Runtime {
   readonly config: Config;
@@ -51,6 +52,8 @@ export interface Runtime {
   /** The person behind a request's backend token (for buildApp). */
   authenticate(request: { headers: Record<string, string | string[] | undefined> }): Promise<Principal>;
   readonly health: HealthProbe;
+  /** Runs job workers in this process (and the schedulers that feed them). */
+  startWorkers(concurrency: number): Promise<void>;
   /** Stops the queue gracefully (running jobs get `shutdownGraceSeconds`), then the database. */
   close(): Promise<void>;
 }
@@ -63,16 +66,8 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     const users = new UsersService(new UsersRepository(database.db));
     // Before the queue starts: a secret that cannot open the signing keys stops the process here.
     const auth = await createAuthModule(config, database.db, users);
-    const jobsRepository = new JobsRepository(database.db);
-    const queue = new JobQueue(jobRegistry, jobsRepository, {
-      connectionString: database.url,
-      leaseSeconds: config.jobLeaseSeconds,
-      timeoutSeconds: config.jobTimeoutSeconds,
-      log: (level, message, detail) => logger[level](detail ?? {}, message),
-    });
-    await queue.start();
-
     const accounts = new AccountsService(new AccountsRepository(database.db));
+    const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
     const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
       box: auth.box,
       users,
@@ -82,6 +77,23 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       withSignupLock: auth.withSignupLock,
       allowSignup: config.auth.allowSignup,
     });
+
+    // Services first, then the registry of job handlers that use them, then the queue.
+    const jobsRepository = new JobsRepository(database.db);
+    const queue = new JobQueue(createJobRegistry({ providerAccess }), jobsRepository, {
+      connectionString: database.url,
+      leaseSeconds: config.jobLeaseSeconds,
+      timeoutSeconds: config.jobTimeoutSeconds,
+      log: (level, message, detail) => logger[level](detail ?? {}, message),
+    });
+    await queue.start();
+    const tokenRefresh = new TokenRefreshScheduler(
+      database.db,
+      (ownerId) => queue.enqueue(ownerId, 'token_refresh', {}),
+      5 * 60_000,
+      (message, error) => logger.warn({ err: error }, message),
+    );
+
     const authenticate = (request: { headers: Record<string, string | string[] | undefined> }) =>
       auth.sessions.authenticate(request.headers);
     return {
@@ -92,7 +104,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       accounts,
       routes: [
         accountsRoutes(accounts),
-        syncTokenRoutes(new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts)),
+        syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,
           rateLimitPerMinute: config.auth.rateLimitPerMinute,
@@ -114,7 +126,12 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
           }
         },
       },
+      async startWorkers(concurrency: number) {
+        await queue.work(concurrency);
+        tokenRefresh.start();
+      },
       async close() {
+        tokenRefresh.stop();
         await queue.stop(config.shutdownGraceSeconds * 1000).catch((error) => {
           logger.warn({ err: error }, 'queue did not stop cleanly');
         });

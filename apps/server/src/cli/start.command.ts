@@ -36,7 +36,7 @@ export function registerStartCommand(program: Command): void {
         }
         throw error;
       }
-      if (config.workersInProcess) await runtime.queue.work(config.workerConcurrency);
+      if (config.workersInProcess) await runtime.startWorkers(config.workerConcurrency);
 
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;

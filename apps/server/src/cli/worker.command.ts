@@ -17,7 +17,7 @@ export function registerWorkerCommand(program: Command): void {
         throw new Error(`--concurrency must be a whole number from 1 to 64, not '${options.concurrency}'`);
       }
       const runtime = await createRuntime(config, logger);
-      await runtime.queue.work(concurrency);
+      await runtime.startWorkers(concurrency);
       logger.info({ worker: runtime.queue.id, concurrency, engine: runtime.database.engine }, 'worker started');
       onShutdownSignal(() => runtime.close(), logger);
     });

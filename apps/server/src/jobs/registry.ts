@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProviderAccessService } from '../oidc/provider-access.service';
 import { defineJob, type JobRegistry } from './job-registry';
 
 /**
@@ -21,8 +22,26 @@ export const noopJob = defineJob({
   },
 });
 
-export const jobRegistry = {
-  noop: noopJob,
-} satisfies JobRegistry;
+/** What the product's job handlers need; built by the runtime before the queue. */
+export interface JobDependencies {
+  providerAccess: ProviderAccessService;
+}
 
-export type AppJobRegistry = typeof jobRegistry;
+export function createJobRegistry(deps: JobDependencies) {
+  return {
+    noop: noopJob,
+    token_refresh: defineJob({
+      // Refreshes the person's provider access before it expires; a refused grant marks that account only.
+      payload: z.object({}),
+      async handler({ ownerId, progress }) {
+        await progress(10, 'Refreshing provider access');
+        const result = await deps.providerAccess.refreshAll(ownerId);
+        return result.failed > 0
+          ? `Refreshed ${result.refreshed} account(s); ${result.failed} need a new sign-in`
+          : `Refreshed ${result.refreshed} account(s)`;
+      },
+    }),
+  } satisfies JobRegistry;
+}
+
+export type AppJobRegistry = ReturnType<typeof createJobRegistry>;
