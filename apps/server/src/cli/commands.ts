@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { registerExtractCommand } from './extract.command';
 import { registerMigrateCommand } from './migrate.command';
+import { registerScanCommand } from './scan.command';
 import { registerStartCommand } from './start.command';
 import { registerWorkerCommand } from './worker.command';
 
@@ -8,4 +10,6 @@ export const commands: Array<(program: Command) => void> = [
   registerStartCommand,
   registerWorkerCommand,
   registerMigrateCommand,
+  registerScanCommand,
+  registerExtractCommand,
 ];

@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { extractFile, publicFields, shutdownExtraction } from '../index';
+import { buildEvalSet, cacheDir, repoRoot } from './eval.dataset';
+import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
+
+/**
+ * `npm run eval`: per-field accuracy and time per file on
+ *   (a) the shared datasets (invoices-pdf, einvoices) against their truth files, and
+ *   (b) the generated set (text PDFs and scans), built once under .tmp/extraction-eval.
+ * Flags: --verbose (list every wrong field), --only <set-name-substring>, --no-ocr.
+ */
+
+const args = process.argv.slice(2);
+const verbose = args.includes('--verbose');
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const ocr = !args.includes('--no-ocr');
+
+async function runSet(
+  name: string,
+  items: Array<{ file: string; truth: Truth }>,
+  strictVendor: boolean,
+  einvoice = true,
+): Promise<SetScore> {
+  const s = newScore(name, strictVendor);
+  if (only && !name.includes(only)) return s;
+  for (const it of items) {
+    const t0 = performance.now();
+    const r = await extractFile(it.file, { ocr, einvoice });
+    const ms = performance.now() - t0;
+    score(s, path.basename(it.file), publicFields(r), it.truth, ms, r.errors.length > 0);
+  }
+  console.log(formatScore(s));
+  if (verbose)
+    for (const f of s.failures)
+      console.log(`    ${f.file}  ${f.field}: got ${JSON.stringify(f.got)} want ${JSON.stringify(f.want)}`);
+  return s;
+}
+
+function truthSet(dir: string, filter: (file: string) => boolean) {
+  const truth = JSON.parse(readFileSync(path.join(dir, 'truth.json'), 'utf8')) as Record<string, Truth>;
+  return Object.entries(truth)
+    .filter(([f]) => filter(f))
+    .map(([f, t]) => ({
+      file: path.join(dir, f),
+      truth: {
+        vendor: t.vendor,
+        amount: t.amount,
+        currency: t.currency,
+        invoice_date: t.invoice_date,
+        invoice_number: t.invoice_number,
+      },
+    }));
+}
+
+const datasets = path.resolve(repoRoot(), '..', 'shared', 'datasets');
+const t0 = performance.now();
+const scores: SetScore[] = [];
+if (existsSync(datasets)) {
+  const pdfDir = path.join(datasets, 'invoices-pdf');
+  const eDir = path.join(datasets, 'einvoices');
+  // The same PDFs read through their visible text only (embedded XML ignored): real layouts the rules never saw.
+  scores.push(
+    await runSet(
+      'einvoice PDFs, text only',
+      truthSet(eDir, (f) => f.endsWith('.pdf')),
+      false,
+      false,
+    ),
+  );
+  // Warm-up: the first file pays for loading pdf.js; keep it out of the per-file time.
+  await extractFile(path.join(pdfDir, 'coolblue1.pdf'));
+  scores.push(
+    await runSet(
+      'invoices-pdf (text)',
+      truthSet(pdfDir, (f) => !f.endsWith('.png')),
+      false,
+    ),
+  );
+  scores.push(
+    await runSet(
+      'invoices-pdf (png/OCR)',
+      truthSet(pdfDir, (f) => f.endsWith('.png')),
+      false,
+    ),
+  );
+  scores.push(
+    await runSet(
+      'einvoices',
+      truthSet(eDir, () => true),
+      true,
+    ),
+  );
+} else {
+  console.log(`(shared datasets not found at ${datasets}; skipped)`);
+}
+const manifest = await buildEvalSet();
+const dir = cacheDir();
+const abs = (items: typeof manifest.textPdfs) => items.map((i) => ({ ...i, file: path.join(dir, i.file) }));
+const textScore = await runSet('generated text PDFs', abs(manifest.textPdfs), true);
+scores.push(textScore);
+for (const lang of ['en', 'de', 'fr', 'it', 'es', 'ro', 'nl']) {
+  if (verbose || args.includes('--by-lang')) {
+    const sub = manifest.textPdfs.filter((i) => i.lang === lang);
+    await runSet(`  text ${lang}`, abs(sub), true);
+  }
+}
+scores.push(await runSet('held-out text PDFs', abs(manifest.holdout), true));
+scores.push(await runSet('generated scans (OCR)', abs(manifest.scans), true));
+scores.push(await runSet('generated scanned PDFs (OCR)', abs(manifest.scannedPdfs), true));
+await shutdownExtraction();
+
+const speed = (label: string, sets: SetScore[]) => {
+  const files = sets.reduce((n, s) => n + s.files, 0);
+  const ms = sets.reduce((n, s) => n + s.totalMs, 0);
+  if (files)
+    console.log(
+      `${label}: ${(ms / files).toFixed(1)} ms/file = ${((1000 * files) / ms).toFixed(1)} files/s on one core`,
+    );
+};
+const ocrSets = scores.filter((s) => /OCR/.test(s.name) && s.files);
+const ocrFiles = ocrSets.reduce((n, s) => n + s.files, 0);
+const ocrMs = ocrSets.reduce((n, s) => n + s.totalMs, 0);
+console.log('');
+speed(
+  'text PDFs, real (shared datasets)',
+  scores.filter((s) => /invoices-pdf \(text\)|text only/.test(s.name) && s.files),
+);
+speed(
+  'text PDFs, generated',
+  scores.filter((s) => /generated text|held-out/.test(s.name) && s.files),
+);
+speed(
+  'e-invoices (XML and Factur-X PDFs)',
+  scores.filter((s) => s.name === 'einvoices' && s.files),
+);
+if (ocrFiles) console.log(`OCR: ${(ocrMs / ocrFiles / 1000).toFixed(2)} s/page (one page per file)`);
+console.log(`eval took ${((performance.now() - t0) / 1000).toFixed(1)} s`);

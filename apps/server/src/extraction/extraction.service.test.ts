@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './eval/eval.dataset';
+import { generateInvoice } from './eval/invoice.generator';
+import { renderPdf } from './eval/invoice.renderers';
+import { extractFile, extractInvoiceFields, publicFields, shutdownExtraction } from './index';
+import { deeplyNestedPdf, encryptedPdf, hugePngHeader, javascriptPdf, XXE_XML } from './test-support/bad-inputs';
+
+const datasets = path.resolve(repoRoot(), '..', 'shared', 'datasets');
+const run = (bytes: Uint8Array, filename = 'file.pdf') => extractInvoiceFields({ bytes, filename }, { ocr: false });
+
+afterAll(async () => {
+  await shutdownExtraction();
+});
+
+describe('text PDFs generated with pdf-lib', () => {
+  const cases = (['en', 'de', 'fr', 'it', 'es', 'ro', 'nl'] as const).flatMap((lang, i) => [
+    generateInvoice(9_000 + i * 10, lang),
+    generateInvoice(9_001 + i * 10, lang, 'header-row'),
+  ]);
+  it.each(cases.map((c) => [c.id, c] as const))('%s', async (_id, inv) => {
+    const r = await run(await renderPdf(inv));
+    expect(r.errors).toEqual([]);
+    expect(r.meta.kind).toBe('pdf_text');
+    expect(publicFields(r)).toEqual(inv.truth);
+    expect(r.amount_minor).toBe(Math.round(inv.truth.amount * 100));
+  });
+
+  it('finds the total on the last page of a multi-page invoice', async () => {
+    let seed = 20_000;
+    let inv = generateInvoice(seed, 'de');
+    while (inv.pages < 2) inv = generateInvoice(++seed, 'de');
+    const r = await run(await renderPdf(inv));
+    expect(r.meta.pages).toBeGreaterThan(1);
+    expect(r.amount).toBe(inv.truth.amount);
+  });
+});
+
+describe('Factur-X: XML attached to a PDF wins over the text', () => {
+  it('reads the embedded CII', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const p = doc.addPage([595, 842]);
+    p.drawText('Invoice 999 Total 5.00 EUR', {
+      x: 50,
+      y: 700,
+      size: 12,
+      font: await doc.embedFont(StandardFonts.Helvetica),
+    });
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+ xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"
+ xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+ <rsm:ExchangedDocument><ram:ID>FX-2024-1</ram:ID><ram:TypeCode>380</ram:TypeCode>
+  <ram:IssueDateTime><udt:DateTimeString format="102">20240305</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>
+ <rsm:SupplyChainTradeTransaction>
+  <ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>Le Fournisseur SAS</ram:Name></ram:SellerTradeParty></ram:ApplicableHeaderTradeAgreement>
+  <ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+   <ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:GrandTotalAmount>120.00</ram:GrandTotalAmount><ram:DuePayableAmount>120.00</ram:DuePayableAmount></ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+  </ram:ApplicableHeaderTradeSettlement>
+ </rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>`;
+    await doc.attach(new TextEncoder().encode(xml), 'factur-x.xml', { mimeType: 'text/xml' });
+    const r = await run(await doc.save());
+    expect(publicFields(r)).toEqual({
+      vendor: 'Le Fournisseur SAS',
+      amount: 120,
+      currency: 'EUR',
+      invoice_date: '2024-03-05',
+      invoice_number: 'FX-2024-1',
+    });
+    expect(r.fields.vendor).toEqual({ source: 'einvoice', confidence: 1 });
+  });
+});
+
+describe.skipIf(!existsSync(datasets))('invoice2data PDFs (shared dataset)', () => {
+  const dir = path.join(datasets, 'invoices-pdf');
+  it.each(['AmazonWebServices.pdf', 'AzureInterior.pdf', 'QualityHosting.pdf', 'coolblue1.pdf', 'free_fiber.pdf'])(
+    '%s amount, currency, date and number match truth.json',
+    async (file) => {
+      const t = JSON.parse(readFileSync(path.join(dir, 'truth.json'), 'utf8'))[file];
+      const r = await extractFile(path.join(dir, file), { ocr: false });
+      expect([r.amount, r.currency, r.invoice_date, r.invoice_number]).toEqual([
+        t.amount,
+        t.currency,
+        t.invoice_date,
+        t.invoice_number,
+      ]);
+    },
+  );
+});
+
+describe('bad input gives a per-file error, never a crash', () => {
+  it.each([
+    ['zero-byte', new Uint8Array(), 'empty_file'],
+    ['truncated', javascriptPdf().subarray(0, 200), 'pdf_invalid'],
+    ['encrypted', encryptedPdf(), 'pdf_encrypted'],
+    ['deep nesting', deeplyNestedPdf(), 'pdf_invalid'],
+    ['20k × 20k image', hugePngHeader(), 'image_too_large'],
+    ['XXE', new TextEncoder().encode(XXE_XML), 'xml_doctype_forbidden'],
+    ['random bytes', new Uint8Array(4096).map((_, i) => (i * 7919) % 256), 'unsupported_format'],
+  ])('%s', async (_name, bytes, code) => {
+    const r = await run(bytes as Uint8Array, 'x.bin');
+    expect(r.errors[0]?.code).toBe(code);
+    expect(publicFields(r)).toEqual({
+      vendor: null,
+      amount: null,
+      currency: null,
+      invoice_date: null,
+      invoice_number: null,
+    });
+  });
+
+  it('reads a PDF with JavaScript as text and never runs the script', async () => {
+    const r = await run(javascriptPdf());
+    expect(r.errors).toEqual([]);
+    expect(r.invoice_number).toBe('JS-1');
+    expect(r.amount).toBe(12);
+  });
+
+  it('enforces the size and page limits and carries on with the next file', async () => {
+    const inv = generateInvoice(31_337, 'en');
+    const pdf = await renderPdf(inv);
+    const tooBig = await extractInvoiceFields({ bytes: pdf, filename: 'a.pdf' }, { limits: { maxBytes: 100 } });
+    expect(tooBig.errors[0]?.code).toBe('file_too_large');
+    const { PDFDocument } = await import('pdf-lib');
+    const many = await PDFDocument.create();
+    for (let i = 0; i < 5; i++) many.addPage();
+    const tooMany = await extractInvoiceFields(
+      { bytes: await many.save(), filename: 'b.pdf' },
+      { limits: { maxPages: 3 } },
+    );
+    expect(tooMany.errors[0]?.code).toBe('pdf_too_many_pages');
+    const fine = await run(pdf);
+    expect(fine.amount).toBe(inv.truth.amount);
+  });
+});

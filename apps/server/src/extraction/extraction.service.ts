@@ -1,0 +1,308 @@
+import {
+  decodeXml,
+  EINVOICE_ATTACHMENT,
+  type EInvoiceFields,
+  looksLikeXml,
+  parseEInvoiceXml,
+} from './einvoice/einvoice.parser';
+import {
+  DEFAULT_LIMITS,
+  type ExtractionIssue,
+  type ExtractionLimits,
+  type ExtractionResult,
+  type ExtractOptions,
+  type FieldName,
+  type FieldSource,
+  type Line,
+  type RuleFields,
+  type Word,
+} from './extraction.types';
+import { buildLines, linesFromPlainText } from './layout/lines';
+import { extractFieldsFromLines } from './rules/fields.rules';
+import { minorToNumber } from './rules/money.parser';
+
+/**
+ * The extraction pipeline. The first source that gives a confident answer wins, field by field:
+ * 1. an e-invoice (UBL / CII XML, or the XML embedded in a Factur-X / ZUGFeRD / XRechnung PDF),
+ * 2. the PDF text layer through the layout rules,
+ * 3. OCR of pages without text (and of PNG / JPEG files) through the same rules,
+ * 4. optionally an OpenAI-compatible model, kept only where it beats the rules' confidence and passes validation.
+ * Bad input never throws: it comes back as `errors` on the result.
+ */
+
+export class ExtractionError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Kind = ExtractionResult['meta']['kind'];
+
+function emptyResult(): ExtractionResult {
+  return {
+    vendor: null,
+    amount: null,
+    currency: null,
+    invoice_date: null,
+    invoice_number: null,
+    amount_minor: null,
+    fields: {},
+    errors: [],
+    warnings: [],
+    meta: { kind: 'unknown', pages: 0, ms: 0 },
+  };
+}
+
+/** Control bytes other than tab, line feed, form feed and carriage return: not a text file. */
+function hasBinaryBytes(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (b < 9 || (b > 13 && b < 32)) return true;
+  return false;
+}
+
+function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'xml' | 'text' | null {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
+  if (head.includes('%PDF-')) return 'pdf';
+  if (bytes[0] === 0x89 && head.startsWith('\x89PNG')) return 'png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  const text = decodeXml(bytes.subarray(0, 4096));
+  if (looksLikeXml(text)) return 'xml';
+  if (/\.(txt|text)$/i.test(filename) || !hasBinaryBytes(bytes.subarray(0, 4096))) return 'text';
+  return null;
+}
+
+function applyRules(result: ExtractionResult, rules: RuleFields, source: FieldSource) {
+  const set = <K extends FieldName>(name: K, value: unknown, confidence: number) => {
+    const current = result.fields[name];
+    if (current && current.confidence >= confidence) return;
+    (result as unknown as Record<string, unknown>)[name] = value;
+    result.fields[name] = { source, confidence: Number(confidence.toFixed(3)) };
+  };
+  if (rules.vendor) set('vendor', rules.vendor.value, rules.vendor.confidence);
+  if (rules.currency) set('currency', rules.currency.value, rules.currency.confidence);
+  if (rules.invoice_date) set('invoice_date', rules.invoice_date.value, rules.invoice_date.confidence);
+  if (rules.invoice_number) set('invoice_number', rules.invoice_number.value, rules.invoice_number.confidence);
+  if (rules.amount) {
+    const before = result.fields.amount;
+    set('amount', minorToNumber(rules.amount.value.minor, rules.amount.value.decimals), rules.amount.confidence);
+    if (result.fields.amount !== before) result.amount_minor = rules.amount.value.minor;
+  }
+}
+
+function applyEInvoice(result: ExtractionResult, e: EInvoiceFields) {
+  const minor = e.total_minor ?? e.due_minor;
+  const rules: RuleFields = {
+    vendor: e.vendor ? { value: e.vendor, confidence: 1 } : null,
+    currency: e.currency ? { value: e.currency, confidence: 1 } : null,
+    invoice_date: e.invoice_date ? { value: e.invoice_date, confidence: 1 } : null,
+    invoice_number: e.invoice_number ? { value: e.invoice_number, confidence: 1 } : null,
+    amount: minor !== null ? { value: { minor, decimals: e.decimals }, confidence: 1 } : null,
+  };
+  applyRules(result, rules, 'einvoice');
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ExtractionError('timeout', `Extraction took longer than ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, t]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function extractInvoiceFields(
+  input: { bytes: Uint8Array; filename: string; mimeType?: string },
+  options: ExtractOptions = {},
+): Promise<ExtractionResult> {
+  const started = performance.now();
+  const limits: ExtractionLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const result = emptyResult();
+  try {
+    await withTimeout(run(input, options, limits, result), limits.timeoutMs);
+  } catch (error) {
+    const code =
+      error instanceof ExtractionError ? error.code : ((error as { code?: string }).code ?? 'extraction_failed');
+    const message = error instanceof Error ? error.message : String(error);
+    const failed = emptyResult();
+    failed.errors.push({ code: typeof code === 'string' ? code : 'extraction_failed', message });
+    failed.warnings = result.warnings;
+    failed.meta = { ...result.meta };
+    Object.assign(result, failed);
+  }
+  result.meta.ms = Math.round((performance.now() - started) * 10) / 10;
+  return result;
+}
+
+async function run(
+  input: { bytes: Uint8Array; filename: string; mimeType?: string },
+  options: ExtractOptions,
+  limits: ExtractionLimits,
+  result: ExtractionResult,
+): Promise<void> {
+  const { bytes, filename } = input;
+  if (bytes.length === 0) throw new ExtractionError('empty_file', 'The file is empty');
+  if (bytes.length > limits.maxBytes) {
+    throw new ExtractionError('file_too_large', `The file is ${bytes.length} bytes (limit ${limits.maxBytes})`);
+  }
+  const kind = sniff(bytes, filename);
+  let lines: Line[] = [];
+  let source: FieldSource = 'pdf_text';
+  let metaKind: Kind = 'unknown';
+  let ocrImages: Array<() => Promise<import('@napi-rs/canvas').Canvas>> = [];
+
+  if (kind === 'xml') {
+    if (bytes.length > limits.maxXmlBytes) throw new ExtractionError('file_too_large', 'The XML file is too large');
+    const parsed = parseEInvoiceXml(decodeXml(bytes));
+    if (!parsed.ok) throw new ExtractionError(parsed.errors[0]!.code, parsed.errors[0]!.message);
+    applyEInvoice(result, parsed.value);
+    result.meta.kind = 'einvoice';
+    return;
+  }
+  if (kind === 'text') {
+    lines = linesFromPlainText(new TextDecoder('utf-8').decode(bytes));
+    source = 'text';
+    metaKind = 'text';
+  } else if (kind === 'pdf') {
+    const { openPdf, readPdfText, renderPdfPage, PdfReadError } = await import('./pdf/pdf.reader');
+    let pdf: Awaited<ReturnType<typeof openPdf>>;
+    try {
+      pdf = await openPdf(bytes);
+    } catch (error) {
+      if (error instanceof PdfReadError) throw new ExtractionError(error.code, error.message);
+      throw error;
+    }
+    try {
+      let text: Awaited<ReturnType<typeof readPdfText>>;
+      try {
+        text = await readPdfText(pdf, limits.maxPages);
+      } catch (error) {
+        if (error instanceof PdfReadError) throw new ExtractionError(error.code, error.message);
+        throw new ExtractionError('pdf_invalid', `Could not read the PDF: ${(error as Error).message}`);
+      }
+      result.meta.pages = text.pages;
+      // 1. Embedded e-invoice: the well-known names first, then any XML attachment.
+      const xmls = (options.einvoice === false ? [] : [...text.attachments]).sort(
+        (a, b) => Number(EINVOICE_ATTACHMENT.test(b.name)) - Number(EINVOICE_ATTACHMENT.test(a.name)),
+      );
+      for (const att of xmls) {
+        if (!/\.xml$/i.test(att.name) || att.content.length > limits.maxXmlBytes) continue;
+        const parsed = parseEInvoiceXml(decodeXml(att.content));
+        if (parsed.ok) {
+          applyEInvoice(result, parsed.value);
+          metaKind = 'einvoice';
+          break;
+        }
+        result.warnings.push({
+          code: 'einvoice_attachment_unreadable',
+          message: `${att.name}: ${parsed.errors[0]!.message}`,
+        });
+      }
+      if (metaKind === 'einvoice' && fieldCount(result) === 5) {
+        result.meta.kind = 'einvoice';
+        return;
+      }
+      // 2. Text layer; pages with (almost) no text go to OCR.
+      const textPages = new Set<number>();
+      text.charsPerPage.forEach((n, i) => {
+        if (n >= 20) textPages.add(i + 1);
+      });
+      const words: Word[] = text.words.filter((w) => textPages.has(w.page));
+      lines = buildLines(words, text.pageHeights);
+      if (metaKind !== 'einvoice') metaKind = 'pdf_text';
+      const scanned = text.charsPerPage.map((n, i) => (n < 20 ? i + 1 : 0)).filter((p) => p > 0);
+      if (scanned.length && options.ocr !== false) {
+        const pick = pickOcrPages(scanned, limits.maxOcrPages);
+        ocrImages = pick.map((p) => () => renderPdfPage(pdf, p, 300));
+        if (!textPages.size) {
+          source = 'ocr';
+          if (metaKind !== 'einvoice') metaKind = 'ocr';
+        }
+      } else if (scanned.length && !textPages.size) {
+        result.warnings.push({ code: 'ocr_disabled', message: 'The PDF has no text layer and OCR is off' });
+      }
+      if (ocrImages.length) {
+        const ocrLines = await ocrAll(ocrImages, options, result, pickOcrPages(scanned, limits.maxOcrPages));
+        lines = mergeLines(lines, ocrLines);
+      }
+    } finally {
+      await pdf.destroy().catch(() => undefined);
+    }
+  } else if (kind === 'png' || kind === 'jpeg') {
+    const { imageSize, decodeImage } = await import('./ocr/image.loader');
+    const size = imageSize(bytes);
+    if (!size) throw new ExtractionError('image_invalid', 'The image header is unreadable');
+    if (size.width * size.height > limits.maxImagePixels || size.width > 30_000 || size.height > 30_000) {
+      throw new ExtractionError(
+        'image_too_large',
+        `The image is ${size.width} × ${size.height} pixels (limit ${limits.maxImagePixels} pixels)`,
+      );
+    }
+    source = 'ocr';
+    metaKind = 'ocr';
+    result.meta.pages = 1;
+    if (options.ocr === false) {
+      result.warnings.push({ code: 'ocr_disabled', message: 'The file is an image and OCR is off' });
+    } else {
+      ocrImages = [() => decodeImage(bytes)];
+      lines = await ocrAll(ocrImages, options, result, [1]);
+    }
+  } else {
+    throw new ExtractionError('unsupported_format', 'Not a PDF, PNG, JPEG or XML file');
+  }
+
+  const rules = extractFieldsFromLines(lines);
+  applyRules(result, rules, source);
+  result.meta.kind = metaKind;
+  if (options.model) {
+    const { improveWithModel } = await import('./model/model.extractor');
+    await improveWithModel(result, lines, options.model, ocrImages);
+  }
+}
+
+function fieldCount(r: ExtractionResult): number {
+  return [r.vendor, r.amount, r.currency, r.invoice_date, r.invoice_number].filter((v) => v !== null).length;
+}
+
+/** The first pages and the last one (totals close the document). */
+function pickOcrPages(pages: number[], max: number): number[] {
+  if (pages.length <= max) return pages;
+  return [...pages.slice(0, max - 1), pages[pages.length - 1]!];
+}
+
+function mergeLines(a: Line[], b: Line[]): Line[] {
+  const all = [...a, ...b].sort((x, y) => x.page - y.page || x.y0 - y.y0);
+  return all.map((l, index) => ({ ...l, index }));
+}
+
+async function ocrAll(
+  images: Array<() => Promise<import('@napi-rs/canvas').Canvas>>,
+  options: ExtractOptions,
+  result: ExtractionResult,
+  pageNumbers: number[],
+): Promise<Line[]> {
+  const { ocrPage } = await import('./ocr/ocr.pipeline');
+  const words: Word[] = [];
+  const heights = new Map<number, number>();
+  for (const [i, load] of images.entries()) {
+    const page = pageNumbers[i] ?? i + 1;
+    const canvas = await load();
+    const r = await ocrPage(canvas, page, options);
+    words.push(...r.words);
+    heights.set(page, r.height);
+    if (r.rotated) result.warnings.push({ code: 'ocr_rotated', message: `Page ${page} was turned ${r.rotated}°` });
+    if (r.confidence < 50) {
+      result.warnings.push({
+        code: 'ocr_low_confidence',
+        message: `Page ${page}: OCR confidence ${Math.round(r.confidence)}`,
+      });
+    }
+  }
+  return buildLines(words, heights);
+}
+
+export type { ExtractionIssue };

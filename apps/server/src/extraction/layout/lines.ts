@@ -1,0 +1,95 @@
+import type { Cell, Line, Word } from '../extraction.types';
+
+/**
+ * Rebuilds reading-order lines and cells from positioned words (PDF text items or OCR words).
+ * Words whose vertical centres are within ~half a word height share a line; a horizontal gap wider than about
+ * 1.2 × the line height (12 pt at 10 pt type) starts a new cell, which separates labels from values and table columns.
+ */
+export function buildLines(words: Word[], pageHeights: Map<number, number>): Line[] {
+  const byPage = new Map<number, Word[]>();
+  for (const w of words) {
+    if (!w.text.trim()) continue;
+    const list = byPage.get(w.page) ?? [];
+    list.push(w);
+    byPage.set(w.page, list);
+  }
+  const lines: Line[] = [];
+  for (const page of [...byPage.keys()].sort((a, b) => a - b)) {
+    const ws = byPage.get(page)!.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+    const height = pageHeights.get(page) ?? Math.max(...ws.map((w) => w.y1), 1);
+    const groups: Word[][] = [];
+    for (const w of ws) {
+      const cy = (w.y0 + w.y1) / 2;
+      const h = Math.max(w.y1 - w.y0, 1);
+      const last = groups[groups.length - 1];
+      if (last) {
+        const ref = last[last.length - 1]!;
+        const rcy = (ref.y0 + ref.y1) / 2;
+        const rh = Math.max(ref.y1 - ref.y0, 1);
+        if (Math.abs(cy - rcy) <= Math.max(2, 0.45 * Math.min(h, rh))) {
+          last.push(w);
+          continue;
+        }
+      }
+      groups.push([w]);
+    }
+    for (const g of groups) {
+      g.sort((a, b) => a.x0 - b.x0);
+      const heights = g.map((w) => w.y1 - w.y0).sort((a, b) => a - b);
+      const size = heights[Math.floor(heights.length / 2)] ?? 10;
+      const gapLimit = Math.max(1.2 * size, 6);
+      const cells: Cell[] = [];
+      let cur: { parts: string[]; x0: number; x1: number } | null = null;
+      for (const w of g) {
+        if (cur && w.x0 - cur.x1 <= gapLimit) {
+          const sep = w.x0 - cur.x1 > 0.15 * size ? ' ' : '';
+          cur.parts.push(sep + w.text);
+          cur.x1 = Math.max(cur.x1, w.x1);
+        } else {
+          if (cur) cells.push({ text: cur.parts.join('').replace(/\s+/g, ' ').trim(), x0: cur.x0, x1: cur.x1 });
+          cur = { parts: [w.text], x0: w.x0, x1: w.x1 };
+        }
+      }
+      if (cur) cells.push({ text: cur.parts.join('').replace(/\s+/g, ' ').trim(), x0: cur.x0, x1: cur.x1 });
+      const nonEmpty = cells.filter((c) => c.text);
+      if (!nonEmpty.length) continue;
+      const y0 = Math.min(...g.map((w) => w.y0));
+      const y1 = Math.max(...g.map((w) => w.y1));
+      lines.push({
+        page,
+        index: lines.length,
+        y0,
+        y1,
+        rel: Math.min(1, Math.max(0, y0 / height)),
+        cells: nonEmpty,
+        text: nonEmpty.map((c) => c.text).join('  '),
+        size,
+      });
+    }
+  }
+  return lines;
+}
+
+/** Lines from plain text (an already extracted .txt): one cell per run separated by 2+ spaces. */
+export function linesFromPlainText(text: string): Line[] {
+  const raw = text.split(/\r?\n/);
+  const lines: Line[] = [];
+  raw.forEach((l, i) => {
+    if (!l.trim()) return;
+    const cells: Cell[] = [];
+    for (const m of l.matchAll(/\S+(?: \S+)*/g)) {
+      cells.push({ text: m[0], x0: (m.index ?? 0) * 6, x1: ((m.index ?? 0) + m[0].length) * 6 });
+    }
+    lines.push({
+      page: 1,
+      index: lines.length,
+      y0: i * 12,
+      y1: i * 12 + 10,
+      rel: i / Math.max(raw.length, 1),
+      cells,
+      text: cells.map((c) => c.text).join('  '),
+      size: 10,
+    });
+  });
+  return lines;
+}

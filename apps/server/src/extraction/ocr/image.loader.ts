@@ -1,0 +1,169 @@
+/**
+ * Images for OCR: size checks from the file header (before any pixel is decoded, so a 20k × 20k bomb is refused
+ * cheaply), decoding with @napi-rs/canvas (lazy), scaling to an OCR-friendly size, optional rotation by quarter turns,
+ * and output as a greyscale PGM (no compression cost; tesseract's leptonica reads it directly).
+ */
+
+export type ImageKind = 'png' | 'jpeg';
+
+export function sniffImage(bytes: Uint8Array): ImageKind | null {
+  if (bytes.length >= 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47)
+    return 'png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  return null;
+}
+
+/** Width and height from the PNG IHDR or the first JPEG SOFn marker; null when the header is unreadable. */
+export function imageSize(bytes: Uint8Array): { width: number; height: number } | null {
+  const kind = sniffImage(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (kind === 'png') {
+    if (bytes.length < 24) return null;
+    return { width: view.getUint32(16), height: view.getUint32(20) };
+  }
+  if (kind === 'jpeg') {
+    let i = 2;
+    while (i + 9 < bytes.length) {
+      if (bytes[i] !== 0xff) {
+        i++;
+        continue;
+      }
+      const marker = bytes[i + 1]!;
+      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+        i += 2;
+        continue;
+      }
+      const len = view.getUint16(i + 2);
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return { height: view.getUint16(i + 5), width: view.getUint16(i + 7) };
+      }
+      i += 2 + len;
+    }
+  }
+  return null;
+}
+
+type Canvas = import('@napi-rs/canvas').Canvas;
+
+/** Long side of the page image given to tesseract: about 250 dpi for A4, enough for 8 pt type and faster than 300. */
+export const OCR_LONG_SIDE = 2900;
+
+export async function decodeImage(bytes: Uint8Array): Promise<Canvas> {
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  const img = await loadImage(Buffer.from(bytes));
+  const canvas = createCanvas(img.width, img.height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, img.width, img.height);
+  ctx.drawImage(img, 0, 0);
+  return canvas;
+}
+
+/**
+ * Scales (long side OCR_LONG_SIDE px at most, short side at least ~ 1600 px for small screenshots), rotates by `quarterTurns`
+ * and converts to an 8-bit greyscale PGM.
+ */
+export async function toOcrImage(
+  src: Canvas,
+  quarterTurns = 0,
+  maxLongSide = OCR_LONG_SIDE,
+): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const long = Math.max(src.width, src.height);
+  const short = Math.min(src.width, src.height);
+  let scale = 1;
+  if (long > maxLongSide) scale = maxLongSide / long;
+  else if (short < 1600 && maxLongSide >= OCR_LONG_SIDE) scale = Math.min(2.5, 1600 / short, maxLongSide / long);
+  const w = Math.round(src.width * scale);
+  const h = Math.round(src.height * scale);
+  const turns = ((quarterTurns % 4) + 4) % 4;
+  const [cw, ch] = turns % 2 ? [h, w] : [w, h];
+  const canvas = createCanvas(cw, ch);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, cw, ch);
+  ctx.translate(cw / 2, ch / 2);
+  ctx.rotate((turns * Math.PI) / 2);
+  ctx.drawImage(src, -w / 2, -h / 2, w, h);
+  const rgba = ctx.getImageData(0, 0, cw, ch).data;
+  const header = new TextEncoder().encode(`P5\n${cw} ${ch}\n255\n`);
+  const out = new Uint8Array(header.length + cw * ch);
+  out.set(header, 0);
+  for (let i = 0, p = header.length; i < rgba.length; i += 4, p++) {
+    out[p] = (rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8;
+  }
+  return { bytes: out, width: cw, height: ch };
+}
+
+/**
+ * True when the text lines run vertically (a page scanned sideways). Text lines make the row-ink profile of an
+ * upright page alternate sharply (lines and gaps) while its column profile stays smooth; sideways it is the reverse.
+ * Works on a ~800 px thumbnail, so it costs a few milliseconds.
+ */
+export async function looksSideways(src: Canvas): Promise<boolean> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const scale = 800 / Math.max(src.width, src.height);
+  const w = Math.max(1, Math.round(src.width * scale));
+  const h = Math.max(1, Math.round(src.height * scale));
+  const c = createCanvas(w, h);
+  const ctx = c.getContext('2d');
+  ctx.drawImage(src, 0, 0, w, h);
+  const d = ctx.getImageData(0, 0, w, h).data;
+  const rows = new Float64Array(h);
+  const cols = new Float64Array(w);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      const ink = 255 - (d[i]! * 77 + d[i + 1]! * 150 + d[i + 2]! * 29) / 256;
+      if (ink > 96) {
+        rows[y]! += 1;
+        cols[x]! += 1;
+      }
+    }
+  }
+  const roughness = (p: Float64Array) => {
+    let diff = 0;
+    let total = 0;
+    for (let i = 1; i < p.length; i++) {
+      diff += (p[i]! - p[i - 1]!) ** 2;
+      total += p[i]!;
+    }
+    return total ? diff / (total * total) : 0;
+  };
+  return roughness(cols) > 1.5 * roughness(rows);
+}
+
+/** The horizontal band (rows) of a PGM page image with the most ink, `frac` of its height: where a probe reads text. */
+export function densestBand(pgm: { bytes: Uint8Array; width: number; height: number }, frac: number) {
+  const { bytes, width, height } = pgm;
+  const offset = bytes.length - width * height;
+  const rows = new Float64Array(height);
+  for (let y = 0; y < height; y += 2) {
+    let n = 0;
+    for (let x = 0; x < width; x += 3) if (bytes[offset + y * width + x]! < 128) n++;
+    rows[y] = n;
+  }
+  const band = Math.max(1, Math.round(height * frac));
+  let sum = 0;
+  for (let y = 0; y < band; y++) sum += rows[y]!;
+  let best = sum;
+  let top = 0;
+  for (let y = band; y < height; y++) {
+    sum += rows[y]! - rows[y - band]!;
+    if (sum > best) {
+      best = sum;
+      top = y - band + 1;
+    }
+  }
+  return { left: 0, top, width, height: band };
+}
+
+/** Rows `top .. top + height` of a PGM image as a new PGM. */
+export function cropPgmRows(pgm: { bytes: Uint8Array; width: number; height: number }, top: number, height: number) {
+  const offset = pgm.bytes.length - pgm.width * pgm.height;
+  const header = new TextEncoder().encode(`P5\n${pgm.width} ${height}\n255\n`);
+  const out = new Uint8Array(header.length + pgm.width * height);
+  out.set(header, 0);
+  out.set(pgm.bytes.subarray(offset + top * pgm.width, offset + (top + height) * pgm.width), header.length);
+  return { bytes: out, width: pgm.width, height };
+}

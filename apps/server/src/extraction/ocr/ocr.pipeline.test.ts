@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateInvoice } from '../eval/invoice.generator';
+import { renderScan } from '../eval/invoice.renderers';
+import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
+import { imageSize } from './image.loader';
+
+afterAll(async () => {
+  await shutdownExtraction();
+});
+
+// OCR costs ~1-2 s per page, so this file keeps to one scan: skewed, noisy, upside down, as a JPEG.
+describe('OCR of a scanned invoice', () => {
+  it('reads the fields of an upside-down, skewed, noisy JPEG', { timeout: 60_000 }, async () => {
+    let seed = 777;
+    let inv = generateInvoice(seed, 'de', 'classic');
+    while (inv.pages > 1) inv = generateInvoice(++seed, 'de', 'classic');
+    const jpeg = await renderScan(inv, {
+      dpi: 200,
+      skewDeg: 1.5,
+      quarterTurns: 2,
+      noise: 0.003,
+      blur: false,
+      format: 'jpeg',
+      seed,
+    });
+    expect(imageSize(jpeg)).toEqual({ width: 1654, height: 2339 });
+    const r = await extractInvoiceFields({ bytes: jpeg, filename: 'scan.jpg' });
+    expect(r.errors).toEqual([]);
+    expect(r.meta.kind).toBe('ocr');
+    expect(r.fields.amount?.source).toBe('ocr');
+    expect(r.warnings.map((w) => w.code)).toContain('ocr_rotated');
+    const got = publicFields(r);
+    expect({ amount: got.amount, currency: got.currency, invoice_number: got.invoice_number }).toEqual({
+      amount: inv.truth.amount,
+      currency: inv.truth.currency,
+      invoice_number: inv.truth.invoice_number,
+    });
+    expect(got.invoice_date).toBe(inv.truth.invoice_date);
+  });
+});
+
+describe('OCR of a PDF without a text layer', () => {
+  it('renders the page and reads it', { timeout: 60_000 }, async () => {
+    let seed = 4242;
+    let inv = generateInvoice(seed, 'en', 'classic');
+    while (inv.pages > 1) inv = generateInvoice(++seed, 'en', 'classic');
+    const png = await renderScan(inv, {
+      dpi: 150,
+      skewDeg: 0.5,
+      quarterTurns: 0,
+      noise: 0.001,
+      blur: false,
+      format: 'png',
+      seed,
+    });
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const img = await doc.embedPng(png);
+    doc.addPage([595, 842]).drawImage(img, { x: 0, y: 0, width: 595, height: 842 });
+    const r = await extractInvoiceFields({ bytes: await doc.save(), filename: 'scan.pdf' });
+    expect(r.errors).toEqual([]);
+    expect(r.meta.kind).toBe('ocr');
+    expect(r.amount).toBe(inv.truth.amount);
+    expect(r.invoice_number).toBe(inv.truth.invoice_number);
+  });
+});

@@ -1,0 +1,160 @@
+import type { FieldGuess } from '../extraction.types';
+import { cellBelow, type Doc } from './document';
+import { INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
+import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser';
+
+export interface AmountGuess {
+  minor: number;
+  decimals: number;
+  currency: string | null;
+  lineIndex: number;
+}
+
+/** "Amount due"-style labels rank just below "grand total" ones: they differ only when a deposit was paid. */
+const DUE_ONLY =
+  /(?<![a-z])(amount due|balance due|total due|zu zahlen|zahlbetrag|te betalen|openstaand|net a payer|da pagare|a pagar|de plata)(?![a-z])/;
+
+const DEPOSIT =
+  /(?<![a-z])(deposit|down payment|prepaid|already paid|amount paid|paid|anzahlung|vorauszahlung|bezahlt|acompte|deja regle|deja paye|acconto|gia pagato|anticipo|pagado|avans|achitat|aanbetaling|reeds betaald|betaald)(?![a-z])/;
+
+const NET_LABEL =
+  /(?<![a-z])(sub-?total|subtotaal|subtotale|zwischensumme|net|netto|nettobetrag|total ht|montant ht|ht|imponibile|base imponible|base|total fara tva|valoare fara tva|fara tva|excl\.? btw|totaal excl|total excl|net amount|summe netto)(?![a-z])/;
+
+/** The first amount (later lines first) that equals some net amount plus some tax amount, both non-zero. */
+function arithmeticTotal(_doc: Doc, nets: number[], taxes: number[], all: Candidate[]): Candidate | null {
+  if (!nets.length || !taxes.length) return null;
+  const sums = new Set<number>();
+  for (const n of nets) for (const t of taxes) if (n > 0 && t > 0) sums.add(n + t);
+  for (let k = all.length - 1; k >= 0; k--) {
+    if (sums.has(all[k]!.amount.minor)) return all[k]!;
+  }
+  return null;
+}
+
+/** Scores a label text for "this is the grand total"; null when it names something else. */
+export function totalLabelScore(label: string): number | null {
+  const strong = TOTAL_STRONG.test(label);
+  const weak = TOTAL_WEAK.test(label);
+  if (!strong && !weak) return null;
+  const includesTax = INCLUDES_TAX.test(label);
+  if (TOTAL_NEGATIVE.test(label) && !(strong && includesTax)) return null;
+  if (!strong && TAX_LINE.test(label) && !includesTax) return null;
+  if (strong) return DUE_ONLY.test(label) ? 0.86 : 0.9;
+  return includesTax ? 0.8 : 0.7;
+}
+
+interface Candidate {
+  amount: ParsedAmount;
+  score: number;
+  lineIndex: number;
+  currency: string | null;
+}
+
+/**
+ * The grand total: amounts whose label (text to their left on the line, or the cell above) names a total, ranked by
+ * label strength, then later position (totals close the document, on its last page), then the rightmost column.
+ */
+export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
+  const cands: Candidate[] = [];
+  const deposits: number[] = [];
+  const nets: number[] = [];
+  const taxes: number[] = [];
+  const allAmounts: Candidate[] = [];
+  const fallback: Candidate[] = [];
+  doc.lines.forEach((line, i) => {
+    const cellsF = doc.folded[i]!;
+    const lineAmounts: Array<{ cell: number; a: ParsedAmount }> = [];
+    line.cells.forEach((cell, j) => {
+      const only = /^[^\p{L}]*(?:[A-Z]{3}|Rs\.?|lei|Fr\.)?[^\p{L}]*$/u.test(cell.text);
+      for (const a of findAmounts(cell.text, { allowIntegers: only, decimalHint: doc.decimalHint })) {
+        lineAmounts.push({ cell: j, a });
+      }
+    });
+    if (!lineAmounts.length) return;
+    const lineCur = lineAmounts.find((x) => x.a.currency)?.a.currency ?? null;
+    const lastCell = lineAmounts[lineAmounts.length - 1]!.cell;
+    for (const [k, { cell: j, a }] of lineAmounts.entries()) {
+      const before = cellsF[j]!.slice(0, a.index);
+      let label = `${cellsF.slice(0, j).join('  ')}  ${before}`.trim();
+      // The label may sit in the cell above (boxed summaries: "Total amount" over its value).
+      let aboveScore: number | null = null;
+      // Currency codes and symbols between values ("70,00 | EUR | 518,99") are not a label.
+      const labelWords = label.replace(/(?<![a-z])(?:[a-z]{3}|rs|lei|fr)(?![a-z])/g, (w) =>
+        KNOWN_CURRENCIES.has(w.toUpperCase()) || /^(rs|lei|fr)$/.test(w) ? ' ' : w,
+      );
+      if (!/\p{L}{3}/u.test(labelWords) && i > 0) {
+        // Walk up over value rows of the same column (a totals table: header, then one row per VAT rate, then
+        // the sum) to the header cell.
+        for (let up = i - 1; up >= Math.max(0, i - 6); up--) {
+          const prev = doc.lines[up]!;
+          if (prev.page !== line.page) break;
+          const cell = line.cells[j]!;
+          const hit = prev.cells.findIndex((c) => c.x0 < cell.x1 + 5 && c.x1 > cell.x0 - 5);
+          if (hit >= 0 && findAmounts(prev.cells[hit]!.text, { allowIntegers: true }).length) continue;
+          if (hit >= 0 && cellBelow(doc, up, prev.cells[hit]!.x0, prev.cells[hit]!.x1, i - up)?.[0] !== undefined) {
+            const s = totalLabelScore(doc.folded[up]![hit]!);
+            if (s !== null && !findAmounts(prev.text).length) aboveScore = s - 0.05;
+            label = doc.folded[up]![hit]!;
+            break;
+          }
+        }
+      }
+      const labelScore = aboveScore ?? totalLabelScore(label);
+      const pos = (line.page - 1) / Math.max(doc.pages, 1) + line.rel;
+      const rightmost = j === lastCell && k === lineAmounts.length - 1;
+      const currency = a.currency ?? lineCur;
+      if (DEPOSIT.test(label)) deposits.push(Math.abs(a.minor));
+      if (NET_LABEL.test(label)) nets.push(a.minor);
+      else if (TAX_LINE.test(label) && !INCLUDES_TAX.test(label)) taxes.push(a.minor);
+      allAmounts.push({ amount: a, score: 0, lineIndex: i, currency: a.currency ?? lineCur });
+      if (labelScore === null) {
+        if (currency && a.minor > 0 && !TAX_LINE.test(label) && !TOTAL_NEGATIVE.test(label)) {
+          fallback.push({ amount: a, score: 0.3, lineIndex: i, currency });
+        }
+        continue;
+      }
+      let score = labelScore + 0.03 * pos;
+      if (rightmost) score += 0.02;
+      else score -= 0.04;
+      if (a.minor < 0) score -= 0.05;
+      if (a.minor === 0) score -= 0.2;
+      if (currency) score += 0.01;
+      cands.push({ amount: a, score, lineIndex: i, currency });
+    }
+  });
+  // Arithmetic: an amount equal to a net/subtotal line plus a tax line is the grand total, whatever its label says.
+  const sumMatch = arithmeticTotal(doc, nets, taxes, allAmounts);
+  if (sumMatch && !cands.some((c) => c.amount.minor === sumMatch.amount.minor && c.score >= 0.85)) {
+    cands.push({ ...sumMatch, score: cands.length ? 0.84 : 0.8 });
+  }
+  const pool = cands.length ? cands : fallback;
+  if (!pool.length) return null;
+  if (!cands.length) {
+    // No total label at all: the largest amount with a currency, at low confidence.
+    pool.sort((x, y) => y.amount.minor - x.amount.minor);
+  } else {
+    // Among equally labelled totals prefer the largest: subtotals and partial sums are smaller.
+    const maxMinor = Math.max(...pool.map((c) => c.amount.minor));
+    for (const c of pool) if (c.amount.minor === maxMinor) c.score += 0.015;
+    pool.sort((x, y) => y.score - x.score || y.lineIndex - x.lineIndex);
+  }
+  let best = pool[0]!;
+  // A deposit or payment already made: "Total 1,000 / Deposit -300 / Amount due 700". The grand total is the
+  // labelled amount that equals the chosen one plus a deposit line's amount.
+  if (cands.length && deposits.length) {
+    const bigger = pool.find((c) => c.score > 0.6 && deposits.some((d) => c.amount.minor === best.amount.minor + d));
+    if (bigger) best = bigger;
+  }
+  // Agreement between several total lines raises confidence.
+  const agree = pool.filter((c) => c.amount.minor === best.amount.minor && c.score > 0.5).length;
+  const confidence = Math.min(0.97, best.score + (agree > 1 ? 0.04 : 0));
+  return {
+    value: {
+      minor: best.amount.minor,
+      decimals: best.amount.decimals,
+      currency: best.currency,
+      lineIndex: best.lineIndex,
+    },
+    confidence,
+  };
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { findDates, isIsoDate } from './date.parser';
+
+const one = (s: string, order?: 'dmy' | 'mdy') => findDates(s, order)[0]?.iso ?? null;
+
+describe('findDates across the seven languages', () => {
+  it.each([
+    ['2024-03-05', '2024-03-05'],
+    ['05.03.2024', '2024-03-05'],
+    ['5.3.24', '2024-03-05'],
+    ['05/03/2024', '2024-03-05'],
+    ['05-03-2024', '2024-03-05'],
+    ['March 5, 2024', '2024-03-05'],
+    ['August 3 , 2014', '2014-08-03'],
+    ['5 March 2024', '2024-03-05'],
+    ['05-Mar-2024', '2024-03-05'],
+    ['5. März 2024', '2024-03-05'],
+    ['7. Mai 2014', '2014-05-07'],
+    ['5 mars 2024', '2024-03-05'],
+    ['1er août 2024', '2024-08-01'],
+    ['02 Juillet 2015', '2015-07-02'],
+    ['5 marzo 2024', '2024-03-05'],
+    ['5 de marzo de 2024', '2024-03-05'],
+    ['5 martie 2024', '2024-03-05'],
+    ['5 maart 2024', '2024-03-05'],
+    ['19 april 2014', '2014-04-19'],
+    ['3 décembre 2023', '2023-12-03'],
+    ['31/12/2017', '2017-12-31'],
+  ])('%s → %s', (text, iso) => {
+    expect(one(text)).toBe(iso);
+  });
+
+  it('uses the document order only for ambiguous numeric dates', () => {
+    expect(one('04/03/2024', 'mdy')).toBe('2024-04-03');
+    expect(one('04/03/2024', 'dmy')).toBe('2024-03-04');
+    expect(one('03/20/2023', 'dmy')).toBe('2023-03-20');
+    expect(findDates('03/20/2023')[0]?.order).toBe('mdy');
+  });
+
+  it('rejects impossible dates and keeps several dates apart', () => {
+    expect(one('31.02.2024')).toBeNull();
+    expect(one('version 1.2.3')).toBeNull();
+    expect(findDates('du 01/05/2024 au 31/05/2024').map((d) => d.iso)).toEqual(['2024-05-01', '2024-05-31']);
+    expect(isIsoDate('2024-02-29')).toBe(true);
+    expect(isIsoDate('2023-02-29')).toBe(false);
+  });
+});

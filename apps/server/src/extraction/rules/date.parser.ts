@@ -1,0 +1,146 @@
+/**
+ * Calendar dates as printed on invoices in English, German, French, Italian, Spanish, Romanian and Dutch:
+ * 2024-03-05, 05.03.2024, 05/03/2024 (or US 03/05/2024), 5. März 2024, 5 mars 2024, 5 de marzo de 2024,
+ * March 5, 2024, 05-Mar-2024, 5 martie 2024, 5 maart 2024, with two-digit years. Output is always YYYY-MM-DD.
+ */
+
+const MONTHS: Record<string, number> = {};
+function addMonths(names: string[][]) {
+  names.forEach((aliases, i) => {
+    for (const a of aliases) MONTHS[a] = i + 1;
+  });
+}
+// Full names and common abbreviations; accents are matched after folding (see fold()).
+addMonths([
+  [
+    'january',
+    'jan',
+    'januar',
+    'janvier',
+    'janv',
+    'gennaio',
+    'gen',
+    'enero',
+    'ene',
+    'ianuarie',
+    'ian',
+    'januari',
+    'jänner',
+    'janner',
+  ],
+  ['february', 'feb', 'februar', 'fevrier', 'fevr', 'fev', 'febbraio', 'febrero', 'februarie', 'februari'],
+  ['march', 'mar', 'marz', 'maerz', 'mars', 'marzo', 'martie', 'maart', 'mrt', 'mrz'],
+  ['april', 'apr', 'avril', 'avr', 'aprile', 'abril', 'abr', 'aprilie'],
+  ['may', 'mai', 'maggio', 'mag', 'mayo', 'may', 'mei'],
+  ['june', 'jun', 'juni', 'juin', 'giugno', 'giu', 'junio', 'iunie', 'iun'],
+  ['july', 'jul', 'juli', 'juillet', 'juil', 'luglio', 'lug', 'julio', 'iulie', 'iul'],
+  ['august', 'aug', 'aout', 'agosto', 'ago', 'augustus'],
+  ['september', 'sep', 'sept', 'septembre', 'settembre', 'set', 'septiembre', 'septembrie'],
+  ['october', 'oct', 'oktober', 'okt', 'octobre', 'ottobre', 'ott', 'octubre', 'octombrie'],
+  ['november', 'nov', 'novembre', 'noviembre', 'noiembrie', 'noi'],
+  ['december', 'dec', 'dezember', 'dez', 'decembre', 'dicembre', 'dic', 'diciembre', 'decembrie'],
+]);
+
+/** Lower-case and strip diacritics so "März", "août", "décembre" match. */
+export function fold(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}
+
+export type DayOrder = 'dmy' | 'mdy';
+
+export interface FoundDate {
+  iso: string;
+  index: number;
+  length: number;
+  raw: string;
+  /** True when day and month could both be ≤ 12 and the order decided it. */
+  ambiguous: boolean;
+  /** Numeric a/b/yyyy pattern with a known order (first > 12 → dmy, second > 12 → mdy). */
+  order?: DayOrder;
+}
+
+function iso(y: number, m: number, d: number): string | null {
+  if (y < 100) y += y >= 70 ? 1900 : 2000;
+  if (y < 1970 || y > 2100 || m < 1 || m > 12 || d < 1) return null;
+  const dim = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (d > dim) return null;
+  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+const MONTH_WORD = String.raw`[A-Za-zÀ-ÿăâîșşțţĂÂÎȘŞȚŢ]{3,10}\.?`;
+const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'num' | 'dMy' | 'Mdy' }> = [
+  { re: /(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)/g, kind: 'ymd' },
+  { re: /(?<![\d.,])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d,]|\.\d)/g, kind: 'num' },
+  {
+    re: new RegExp(
+      String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.|º|°)?[\s-]*(?:de\s+)?(${MONTH_WORD})[\s,-]*(?:de\s+|del\s+)?(\d{4}|'?\d{2})(?!\d)`,
+      'g',
+    ),
+    kind: 'dMy',
+  },
+  {
+    re: new RegExp(String.raw`(?<![A-Za-z])(${MONTH_WORD})\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)`, 'g'),
+    kind: 'Mdy',
+  },
+];
+
+/**
+ * All dates in a text. `order` settles a/b/yyyy when both parts are ≤ 12 (US documents write month first).
+ */
+export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
+  const out: FoundDate[] = [];
+  const taken: Array<[number, number]> = [];
+  const overlaps = (a: number, b: number) => taken.some(([s, e]) => a < e && b > s);
+  for (const { re, kind } of PATTERNS) {
+    for (const m of text.matchAll(re)) {
+      const start = m.index ?? 0;
+      const end = start + m[0].length;
+      if (overlaps(start, end)) continue;
+      let value: string | null = null;
+      let ambiguous = false;
+      let known: DayOrder | undefined;
+      if (kind === 'ymd') value = iso(Number(m[1]), Number(m[2]), Number(m[3]));
+      else if (kind === 'num') {
+        const a = Number(m[1]);
+        const b = Number(m[3]);
+        const y = Number(m[4]);
+        if (a > 12 && b <= 12) {
+          value = iso(y, b, a);
+          known = 'dmy';
+        } else if (b > 12 && a <= 12) {
+          value = iso(y, a, b);
+          known = 'mdy';
+        } else {
+          ambiguous = a !== b;
+          value = order === 'mdy' ? iso(y, a, b) : iso(y, b, a);
+        }
+      } else if (kind === 'dMy') {
+        const mon = MONTHS[fold(m[2]!).replace(/\.$/, '')];
+        if (mon) value = iso(Number(m[3]!.replace("'", '')), mon, Number(m[1]));
+      } else {
+        const mon = MONTHS[fold(m[1]!).replace(/\.$/, '')];
+        if (mon) value = iso(Number(m[3]), mon, Number(m[2]));
+      }
+      if (!value) continue;
+      taken.push([start, end]);
+      out.push({
+        iso: value,
+        index: start,
+        length: m[0].length,
+        raw: m[0],
+        ambiguous,
+        ...(known ? { order: known } : {}),
+      });
+    }
+  }
+  return out.sort((x, y) => x.index - y.index);
+}
+
+/** True when the text is a valid calendar date string YYYY-MM-DD. */
+export function isIsoDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  return !!m && iso(Number(m[1]), Number(m[2]), Number(m[3])) === s;
+}

@@ -1,0 +1,97 @@
+import type { Line } from '../extraction.types';
+import type { DayOrder } from './date.parser';
+import { findDates } from './date.parser';
+import { findCurrencies } from './money.parser';
+
+/**
+ * A document prepared for the field rules: its lines with folded (lower-case, accent-free) text per cell, plus
+ * document-wide hints (language, day order, number style) that settle ambiguous values.
+ */
+export interface Doc {
+  lines: Line[];
+  /** Folded cell texts, same shape as lines[i].cells; one character per UTF-16 unit so indexes line up. */
+  folded: string[][];
+  lang: Lang;
+  dayOrder: DayOrder;
+  decimalHint: '.' | ',' | undefined;
+  currencies: Map<string, number>;
+  pages: number;
+}
+
+export type Lang = 'en' | 'de' | 'fr' | 'it' | 'es' | 'ro' | 'nl';
+
+/** Folds each UTF-16 unit on its own so that positions in the folded text match the original. */
+export function foldAligned(s: string): string {
+  let out = '';
+  for (const ch of s.split('')) {
+    const f = ch
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
+    out += f.length === 1 ? f : ch.length === 1 ? (f[0] ?? ch) : ch;
+  }
+  return out;
+}
+
+const LANG_WORDS: Record<Lang, RegExp> = {
+  en: /(?<![a-z])(invoice|total|date|amount|due|bill|tax|number|payment|thank)(?![a-z])/g,
+  de: /(?<![a-z])(rechnung\w*|betrag|datum|summe|mwst|gesamt|zahlbar|bitte|steuer\w*|kunden\w*|und)(?![a-z])/g,
+  fr: /(?<![a-z])(facture|montant|date|tva|total ttc|paiement|echeance|client|numero|votre|nous)(?![a-z])/g,
+  it: /(?<![a-z])(fattura|totale|importo|data|iva|pagamento|scadenza|cliente|numero|della|di)(?![a-z])/g,
+  es: /(?<![a-z])(factura|importe|fecha|iva|pago|vencimiento|cliente|numero|total a pagar|de la|del)(?![a-z])/g,
+  ro: /(?<![a-z])(factura|data|plata|suma|tva|cumparator|furnizor|scadenta|total de plata|si|din|catre)(?![a-z])/g,
+  nl: /(?<![a-z])(factuur\w*|bedrag|datum|btw|totaal|betalen|klant\w*|vervaldatum|het|een|van)(?![a-z])/g,
+};
+
+export function detectLanguage(foldedText: string): Lang {
+  let best: Lang = 'en';
+  let bestScore = 0;
+  for (const [lang, re] of Object.entries(LANG_WORDS) as Array<[Lang, RegExp]>) {
+    const n = foldedText.match(re)?.length ?? 0;
+    if (n > bestScore) {
+      best = lang;
+      bestScore = n;
+    }
+  }
+  return best;
+}
+
+export function prepareDoc(lines: Line[]): Doc {
+  const folded = lines.map((l) => l.cells.map((c) => foldAligned(c.text)));
+  const all = folded.map((cells) => cells.join('  ')).join('\n');
+  const lang = detectLanguage(all);
+  const text = lines.map((l) => l.text).join('\n');
+  const currencies = new Map<string, number>();
+  for (const c of findCurrencies(text)) currencies.set(c, (currencies.get(c) ?? 0) + 1);
+  // Day order: unambiguous numeric dates decide; else US English documents put the month first.
+  let dmy = 0;
+  let mdy = 0;
+  for (const d of findDates(text)) {
+    if (d.order === 'dmy') dmy++;
+    if (d.order === 'mdy') mdy++;
+  }
+  const usd = (currencies.get('USD') ?? 0) > 0;
+  const dayOrder: DayOrder = mdy > dmy ? 'mdy' : dmy > mdy ? 'dmy' : lang === 'en' && usd ? 'mdy' : 'dmy';
+  // Number style: the separator in front of the last two digits of printed amounts.
+  const dots = text.match(/\d[.]\d{2}(?!\d)/g)?.length ?? 0;
+  const commas = text.match(/\d[,]\d{2}(?!\d)/g)?.length ?? 0;
+  const decimalHint = dots > commas * 2 ? '.' : commas > dots * 2 ? ',' : undefined;
+  const pages = lines.reduce((m, l) => Math.max(m, l.page), 0);
+  return { lines, folded, lang, dayOrder, decimalHint, currencies, pages };
+}
+
+/** Index of the first line of the cell directly below `cell` (x ranges overlap), within `maxLines` lines. */
+export function cellBelow(doc: Doc, lineIdx: number, x0: number, x1: number, maxLines = 2): [number, number] | null {
+  const line = doc.lines[lineIdx]!;
+  for (let k = lineIdx + 1; k < doc.lines.length && k <= lineIdx + maxLines; k++) {
+    const next = doc.lines[k]!;
+    if (next.page !== line.page) return null;
+    if (next.y0 - line.y1 > 4 * line.size) return null;
+    const tol = 0.5 * line.size;
+    for (let j = 0; j < next.cells.length; j++) {
+      const c = next.cells[j]!;
+      if (c.x0 < x1 + tol && c.x1 > x0 - tol) return [k, j];
+    }
+  }
+  return null;
+}

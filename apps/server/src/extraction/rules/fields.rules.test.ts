@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { linesFromPlainText } from '../layout/lines';
+import { extractFieldsFromLines } from './fields.rules';
+
+/** Runs the rules over a plain-text layout (cells are separated by two or more spaces). */
+function fields(text: string) {
+  const r = extractFieldsFromLines(linesFromPlainText(text));
+  return {
+    vendor: r.vendor?.value ?? null,
+    amount: r.amount ? r.amount.value.minor / 10 ** r.amount.value.decimals : null,
+    currency: r.currency?.value ?? null,
+    invoice_date: r.invoice_date?.value ?? null,
+    invoice_number: r.invoice_number?.value ?? null,
+  };
+}
+
+describe('field rules in seven languages', () => {
+  it('English, US dates, amount due after subtotal and tax', () => {
+    expect(
+      fields(`
+Brightline Software LLC                                   INVOICE
+12 High Street, Boston, MA 02108
+Bill To:                                     Invoice No.:      INV-20931
+Harbour Logistics Inc.                       Invoice Date:     04/03/2024
+                                             Due Date:         05/03/2024
+                                             Customer No.:     884120
+Description            Qty     Unit price      Amount
+Consulting              10         120.00    1,200.00
+Subtotal                                     $1,200.00
+Sales Tax 8%                                    $96.00
+Total                                        $1,296.00
+`),
+    ).toEqual({
+      vendor: 'Brightline Software LLC',
+      amount: 1296,
+      currency: 'USD',
+      invoice_date: '2024-04-03',
+      invoice_number: 'INV-20931',
+    });
+  });
+
+  it('German: 1.234,56, Rechnungsnummer, not the Kundennummer or the Lieferdatum', () => {
+    expect(
+      fields(`
+Müller Haustechnik GmbH - Hauptstraße 12 - 10115 Berlin
+Schmidt & Weber AG
+Lindenweg 8
+80331 München
+Rechnung
+Kundennummer:     47774
+Lieferdatum:      02.03.2024
+Rechnungsdatum:   5. März 2024
+Rechnungsnummer:  RE-2024/117
+Nettobetrag                         1.000,00 EUR
+zzgl. 19% MwSt.                       190,00 EUR
+Gesamtbetrag                        1.190,00 EUR
+`),
+    ).toEqual({
+      vendor: 'Müller Haustechnik GmbH',
+      amount: 1190,
+      currency: 'EUR',
+      invoice_date: '2024-03-05',
+      invoice_number: 'RE-2024/117',
+    });
+  });
+
+  it('French: 1 234,56, Total TTC, acompte is not the total', () => {
+    const f = fields(`
+Atelier Durand SARL
+12 rue de la Paix, 75002 Paris
+Facture n° FA-2024-0087              Date : 12/02/2024
+Client : Lumière Conseil SAS
+Échéance : 12/03/2024
+Total HT                                  1 500,00 €
+TVA 20%                                     300,00 €
+Total TTC                                 1 800,00 €
+Acompte versé                              -500,00 €
+Net à payer                               1 300,00 €
+`);
+    expect(f).toEqual({
+      vendor: 'Atelier Durand SARL',
+      amount: 1800,
+      currency: 'EUR',
+      invoice_date: '2024-02-12',
+      invoice_number: 'FA-2024-0087',
+    });
+  });
+
+  it('Italian, Spanish, Romanian and Dutch labels', () => {
+    expect(
+      fields(`
+Rossi Forniture S.r.l.
+Fattura n. 2024/15          Data fattura: 03/04/2024        Scadenza: 03/05/2024
+Partita IVA: IT01234567890
+Imponibile           1.000,00
+IVA 22%                220,00
+Totale documento    € 1.220,00
+`),
+    ).toMatchObject({ amount: 1220, currency: 'EUR', invoice_date: '2024-04-03', invoice_number: '2024/15' });
+    expect(
+      fields(`
+Suministros López S.L.
+Número de factura: F2024-00087
+Fecha de emisión: 5 de marzo de 2024
+Fecha de vencimiento: 4 de abril de 2024
+Base imponible      2.000,00 €
+IVA 21%               420,00 €
+Total factura       2.420,00 €
+`),
+    ).toMatchObject({ amount: 2420, invoice_date: '2024-03-05', invoice_number: 'F2024-00087' });
+    expect(
+      fields(`
+Tehno Vest SRL
+Factura fiscala nr. TV-0042     Data facturii: 05.03.2024
+Cumparator: Agro Trans SA
+Data scadentei: 20.03.2024
+Total fara TVA          1.000,00 lei
+TVA 19%                   190,00 lei
+Total de plata          1.190,00 lei
+`),
+    ).toMatchObject({ amount: 1190, currency: 'RON', invoice_date: '2024-03-05', invoice_number: 'TV-0042' });
+    expect(
+      fields(`
+De Vries Techniek B.V.
+Factuurnummer: 2024-0153
+Factuurdatum: 5 maart 2024
+Vervaldatum: 19 maart 2024
+Klantnummer: 66692
+Subtotaal             € 1.000,00
+BTW 21%                 € 210,00
+Totaal                € 1.210,00
+`),
+    ).toMatchObject({ vendor: 'De Vries Techniek B.V.', amount: 1210, invoice_number: '2024-0153' });
+  });
+
+  it("Swiss 1'234.56 and CHF", () => {
+    expect(
+      fields(`
+Nordlicht Medien AG
+Rechnung Nr. 8812
+Datum: 01.02.2025
+Total CHF            1'234.50
+`),
+    ).toMatchObject({ amount: 1234.5, currency: 'CHF', invoice_number: '8812', invoice_date: '2025-02-01' });
+  });
+
+  it('ignores IBANs, phone numbers and VAT numbers as invoice numbers', () => {
+    const f = fields(`
+Greenleaf Office Ltd
+Phone: +44 20 7946 0958
+VAT No.: GB123456789
+IBAN: GB29 NWBK 6016 1331 9268 19
+Invoice #: 2024-77
+Total due: £ 48.00
+`);
+    expect(f.invoice_number).toBe('2024-77');
+    expect(f.amount).toBe(48);
+    expect(f.currency).toBe('GBP');
+  });
+});

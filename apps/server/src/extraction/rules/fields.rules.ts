@@ -1,0 +1,45 @@
+import type { Line, RuleFields } from '../extraction.types';
+import { findTotal } from './amount.rules';
+import { findInvoiceDate } from './date.rules';
+import { prepareDoc } from './document';
+import { currencyDecimals, findCurrencies } from './money.parser';
+import { findInvoiceNumber } from './number.rules';
+import { findVendor } from './vendor.rules';
+
+const LANG_CURRENCY: Record<string, string> = { de: 'EUR', fr: 'EUR', it: 'EUR', es: 'EUR', nl: 'EUR', ro: 'RON' };
+
+/** Runs every field rule over the lines of one document (text layer or OCR words). Pure; never throws on content. */
+export function extractFieldsFromLines(lines: Line[]): RuleFields {
+  if (!lines.length) return { vendor: null, amount: null, currency: null, invoice_date: null, invoice_number: null };
+  const doc = prepareDoc(lines);
+  const total = findTotal(doc);
+  let currency: RuleFields['currency'] = null;
+  if (total?.value.currency) currency = { value: total.value.currency, confidence: 0.9 };
+  else if (total) {
+    const onLine = findCurrencies(doc.lines[total.value.lineIndex]!.text)[0];
+    if (onLine) currency = { value: onLine, confidence: 0.85 };
+  }
+  if (!currency && doc.currencies.size) {
+    const [code, n] = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    currency = { value: code, confidence: n > 1 ? 0.75 : 0.6 };
+  }
+  if (!currency && LANG_CURRENCY[doc.lang]) currency = { value: LANG_CURRENCY[doc.lang]!, confidence: 0.3 };
+
+  let amount: RuleFields['amount'] = null;
+  if (total) {
+    let { minor, decimals } = total.value;
+    const want = currencyDecimals(currency?.value);
+    if (want !== decimals) {
+      minor = want > decimals ? minor * 10 ** (want - decimals) : Math.round(minor / 10 ** (decimals - want));
+      decimals = want;
+    }
+    amount = { value: { minor, decimals }, confidence: total.confidence };
+  }
+  return {
+    vendor: findVendor(doc),
+    amount,
+    currency,
+    invoice_date: findInvoiceDate(doc),
+    invoice_number: findInvoiceNumber(doc),
+  };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { findAmounts, findCurrencies, parseAmount, parseXmlDecimal } from './money.parser';
+
+describe('parseAmount: the four number styles', () => {
+  it.each([
+    ['1,234.56', 123456],
+    ['1.234,56', 123456],
+    ['1 234,56', 123456],
+    ['1\u00a0234,56', 123456],
+    ['1\u202f234,56', 123456],
+    ["1'234.56", 123456],
+    ['1’234.56', 123456],
+    ['1234.56', 123456],
+    ['1234,56', 123456],
+    ['12.345.678,90', 1234567890],
+    ['12,345,678.90', 1234567890],
+    ['0,99', 99],
+    ['7', 700],
+    ['1.234', 123400],
+    ['1,234', 123400],
+    ['-12,50', -1250],
+    ['(12.50)', -1250],
+    ['12.50-', -1250],
+  ])('%s → %i minor units', (text, minor) => {
+    expect(parseAmount(text)?.minor).toBe(minor);
+  });
+
+  it('rejects text that is not one amount', () => {
+    for (const bad of ['12.34.56,7,8', 'abc', '1 23', '', '1,2,3']) expect(parseAmount(bad)).toBeNull();
+  });
+
+  it('scales to the currency decimals without floats', () => {
+    expect(parseAmount('1.234', 3, '.')?.minor).toBe(1234);
+    expect(parseAmount('1,234', 0)?.minor).toBe(1234);
+    expect(parseXmlDecimal('0.1', 2)).toBe(10);
+    expect(parseXmlDecimal('1021.905', 2)).toBe(102191);
+    expect(parseXmlDecimal('-8.79', 2)).toBe(-879);
+  });
+});
+
+describe('currencies', () => {
+  it('reads ISO codes and symbols', () => {
+    expect(findCurrencies('Total 12,00 €')).toContain('EUR');
+    expect(findCurrencies('£ 12.00')).toContain('GBP');
+    expect(findCurrencies('$12.00')).toContain('USD');
+    expect(findCurrencies("CHF 1'200.00")).toContain('CHF');
+    expect(findCurrencies('120,00 lei')).toContain('RON');
+    expect(findCurrencies('Rs 1939')).toContain('INR');
+    expect(findCurrencies('Amount in PLN')).toContain('PLN');
+    expect(findCurrencies('THE END')).toEqual([]);
+  });
+
+  it('finds amounts with their currency and skips years, dates and percentages', () => {
+    const found = findAmounts('Total TTC : 56,02 € le 28/11/2022, TVA 20% en 2022');
+    expect(found.map((a) => [a.minor, a.currency])).toEqual([[5602, 'EUR']]);
+    expect(findAmounts('Gesamt EUR 1.234,56').map((a) => a.minor)).toEqual([123456]);
+    expect(findAmounts('USD 99').map((a) => [a.minor, a.currency])).toEqual([[9900, 'USD']]);
+    expect(findAmounts('19-10-2022', { allowIntegers: true })).toEqual([]);
+  });
+});

@@ -1,0 +1,270 @@
+import { findDates } from './date.parser';
+
+/**
+ * Amounts and currencies as printed on invoices, parsed straight to integer minor units (no floats on the way).
+ * Number styles: 1,234.56 / 1.234,56 / 1 234,56 / 1'234.56 (and 1234.56, 1234,56, -12.00, (12.00), 12.00-).
+ */
+
+/** Decimal places per ISO 4217 currency where they differ from 2. */
+const DECIMALS: Record<string, number> = {
+  JPY: 0,
+  KRW: 0,
+  VND: 0,
+  CLP: 0,
+  ISK: 0,
+  HUF: 2,
+  BHD: 3,
+  KWD: 3,
+  JOD: 3,
+  OMR: 3,
+  TND: 3,
+};
+
+export const KNOWN_CURRENCIES = new Set([
+  'EUR',
+  'USD',
+  'GBP',
+  'CHF',
+  'RON',
+  'PLN',
+  'CZK',
+  'HUF',
+  'SEK',
+  'NOK',
+  'DKK',
+  'JPY',
+  'CNY',
+  'INR',
+  'CAD',
+  'AUD',
+  'NZD',
+  'BGN',
+  'TRY',
+  'RUB',
+  'UAH',
+  'BRL',
+  'MXN',
+  'ZAR',
+  'SGD',
+  'HKD',
+  'KRW',
+  'AED',
+  'SAR',
+  'ILS',
+  'ISK',
+  'HRK',
+  'RSD',
+  'MDL',
+  'BHD',
+  'KWD',
+  'JOD',
+  'OMR',
+  'TND',
+  'VND',
+  'CLP',
+  'THB',
+  'MYR',
+  'IDR',
+  'PHP',
+]);
+
+export function currencyDecimals(currency: string | null | undefined): number {
+  if (!currency) return 2;
+  return DECIMALS[currency] ?? 2;
+}
+
+/** Symbols and local abbreviations → ISO code. `$` alone is taken as USD (the common case in our mail). */
+const SYMBOLS: Array<[RegExp, string]> = [
+  [/€/, 'EUR'],
+  [/£/, 'GBP'],
+  [/₹/, 'INR'],
+  [/¥/, 'JPY'],
+  [/₩/, 'KRW'],
+  [/₺/, 'TRY'],
+  [/₽/, 'RUB'],
+  [/₴/, 'UAH'],
+  [/₪/, 'ILS'],
+  [/zł/i, 'PLN'],
+  [/Kč/, 'CZK'],
+  [/(?<![A-Za-z])(?:US\$|USD\$)/, 'USD'],
+  [/(?<![A-Za-z])(?:C\$|CA\$)/, 'CAD'],
+  [/(?<![A-Za-z])(?:A\$|AU\$)/, 'AUD'],
+  [/(?<![A-Za-z])R\$/, 'BRL'],
+  [/\$/, 'USD'],
+  [/(?<![A-Za-z])(?:lei|Lei|LEI)(?![A-Za-z])/, 'RON'],
+  [/(?<![A-Za-z])(?:Rs\.?|INR)(?![A-Za-z])/, 'INR'],
+  [/(?<![A-Za-z])(?:Fr\.|SFr\.?|CHF)(?![A-Za-z])/, 'CHF'],
+  [/(?<![A-Za-z])(?:Euro|EURO|Euros|euros)(?![A-Za-z])/, 'EUR'],
+  [/(?<![A-Za-z])(?:Ft)(?![A-Za-z])/, 'HUF'],
+];
+
+const ISO_RE = /(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])/g;
+
+/** Every currency mentioned in a piece of text, ISO codes first, then symbols. */
+export function findCurrencies(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(ISO_RE)) {
+    const code = m[1]!;
+    if (KNOWN_CURRENCIES.has(code)) found.push(code);
+  }
+  for (const [re, code] of SYMBOLS) {
+    if (re.test(text)) found.push(code);
+  }
+  return found;
+}
+
+export interface ParsedAmount {
+  /** Value scaled by 10^decimals. */
+  minor: number;
+  decimals: number;
+  /** Number of digits printed after the decimal separator (0 when none). */
+  printedDecimals: number;
+  negative: boolean;
+  /** The text matched, as printed. */
+  raw: string;
+  /** Index of the match in the searched string. */
+  index: number;
+  currency: string | null;
+}
+
+/**
+ * Parses one number as printed ("1.234,56", "1 234,56", "1'234.56", "-12", "(5.00)") into minor units of `decimals`
+ * places. Returns null for anything that is not a plain amount. A single separator followed by exactly three digits is
+ * read as a thousands separator unless `decimalHint` says otherwise.
+ */
+export function parseAmount(
+  input: string,
+  decimals = 2,
+  decimalHint?: '.' | ',',
+): { minor: number; printedDecimals: number; negative: boolean } | null {
+  let s = input.trim();
+  let negative = false;
+  if (/^\(.*\)$/.test(s)) {
+    negative = true;
+    s = s.slice(1, -1).trim();
+  }
+  if (/^[-−–]/.test(s)) {
+    negative = true;
+    s = s.slice(1).trim();
+  } else if (/^\+/.test(s)) s = s.slice(1).trim();
+  if (/[-−]$/.test(s)) {
+    negative = true;
+    s = s.slice(0, -1).trim();
+  }
+  // Grouping spaces (incl. no-break and narrow no-break) and apostrophes.
+  s = s.replace(/[\s\u00a0\u202f\u2009]/g, ' ');
+  if (!/^\d[\d ',.’]*$/.test(s)) return null;
+  if (/\d \d/.test(s) && !/^\d{1,3}( \d{3})+([.,]\d+)?$/.test(s)) return null;
+  s = s.replace(/ /g, '');
+  if (/['’]/.test(s)) {
+    if (!/^\d{1,3}(['’]\d{3})+([.,]\d+)?$/.test(s)) return null;
+    s = s.replace(/['’]/g, '');
+  }
+  const lastDot = s.lastIndexOf('.');
+  const lastComma = s.lastIndexOf(',');
+  let intPart: string;
+  let fracPart = '';
+  if (lastDot >= 0 && lastComma >= 0) {
+    const dec = lastDot > lastComma ? '.' : ',';
+    const group = dec === '.' ? ',' : '.';
+    const [i, f] = [s.slice(0, s.lastIndexOf(dec)), s.slice(s.lastIndexOf(dec) + 1)];
+    if (f.includes(group) || f.includes(dec)) return null;
+    if (!new RegExp(`^\\d{1,3}(\\${group}\\d{3})*$`).test(i)) return null;
+    intPart = i.split(group).join('');
+    fracPart = f;
+  } else if (lastDot >= 0 || lastComma >= 0) {
+    const sep = lastDot >= 0 ? '.' : ',';
+    const parts = s.split(sep);
+    if (parts.length > 2) {
+      if (!new RegExp(`^\\d{1,3}(\\${sep}\\d{3})+$`).test(s)) return null;
+      intPart = parts.join('');
+    } else {
+      const [i, f] = parts as [string, string];
+      const asDecimal = f.length !== 3 || decimalHint === sep || (decimals === 3 && decimalHint !== undefined);
+      if (f.length === 0) return null;
+      if (asDecimal) {
+        intPart = i;
+        fracPart = f;
+      } else {
+        if (i.length > 3 || i.length === 0) {
+          intPart = i;
+          fracPart = f;
+        } else intPart = i + f;
+      }
+    }
+  } else {
+    intPart = s;
+  }
+  if (!/^\d+$/.test(intPart) || !/^\d*$/.test(fracPart)) return null;
+  if (intPart.length > 13) return null;
+  const printedDecimals = fracPart.length;
+  // Round half up to the currency's decimals, on digit strings.
+  const padded = (fracPart + '0'.repeat(decimals + 1)).slice(0, decimals + 1);
+  let minor = Number(intPart) * 10 ** decimals + Number(padded.slice(0, decimals) || '0');
+  if (Number(padded.slice(decimals, decimals + 1)) >= 5 && fracPart.length > decimals) minor += 1;
+  if (!Number.isSafeInteger(minor)) return null;
+  return { minor: negative ? -minor : minor, printedDecimals, negative };
+}
+
+// A number in any of the four styles, optionally signed; currency symbols/codes around it are read separately.
+const NUMBER_SRC = String.raw`[-−]?\(?\d{1,3}(?:[ \u00a0\u202f'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:-(?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
+const CUR_SRC = String.raw`€|£|\$|₹|¥|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|[A-Z]{3}`;
+const AMOUNT_RE = new RegExp(
+  String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w)`,
+  'g',
+);
+
+function currencyOf(token: string | undefined): string | null {
+  if (!token) return null;
+  if (/^[A-Z]{3}$/.test(token)) return KNOWN_CURRENCIES.has(token) ? token : null;
+  return findCurrencies(token)[0] ?? null;
+}
+
+/**
+ * Every amount-looking number in a text. Plain integers count only when `allowIntegers` (a cell holding nothing but
+ * the number) or a currency sits next to them, so years, quantities and house numbers stay out.
+ */
+export function findAmounts(text: string, options: { allowIntegers?: boolean; decimalHint?: '.' | ',' } = {}) {
+  const out: ParsedAmount[] = [];
+  // Digits inside dates ("01-11-2022", "5. März 2024") are never amounts.
+  const dates = /\d[./-]\d|\d\.? \p{L}/u.test(text) ? findDates(text) : [];
+  for (const m of text.matchAll(AMOUNT_RE)) {
+    const start = m.index ?? 0;
+    if (dates.some((d) => start < d.index + d.length && start + m[0].length > d.index)) continue;
+    const before = m[1];
+    const num = m[2]!.trim();
+    const after = m[3];
+    const curBefore = currencyOf(before);
+    const curAfter = currencyOf(after);
+    if ((before && !curBefore) || (after && !curAfter && !before)) {
+      // A three-letter word that is not a currency (e.g. "PCS 12"): ignore the word, keep the number.
+    }
+    const currency = curBefore ?? curAfter;
+    const hasDecimals = /[.,]\d{1,2}\)?-?$/.test(num);
+    if (!hasDecimals && !currency && !options.allowIntegers) continue;
+    const dec = currencyDecimals(currency);
+    const parsed = parseAmount(num, dec, options.decimalHint);
+    if (!parsed) continue;
+    out.push({
+      ...parsed,
+      decimals: dec,
+      raw: m[0],
+      index: m.index ?? 0,
+      currency,
+    });
+  }
+  return out;
+}
+
+/** Minor units → a JS number for the public `amount` field (display only; computation stays in minor units). */
+export function minorToNumber(minor: number, decimals: number): number {
+  return Number((minor / 10 ** decimals).toFixed(decimals));
+}
+
+/** Decimal string from XML ("1234.50") → minor units. */
+export function parseXmlDecimal(value: string, decimals: number): number | null {
+  const s = value.trim();
+  if (!/^[-+]?\d+(\.\d+)?$/.test(s)) return null;
+  const p = parseAmount(s.replace(/^\+/, ''), decimals, '.');
+  return p ? p.minor : null;
+}

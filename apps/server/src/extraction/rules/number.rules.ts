@@ -1,0 +1,121 @@
+import type { FieldGuess } from '../extraction.types';
+import { findDates } from './date.parser';
+import { cellBelow, type Doc } from './document';
+import { NUMBER_LABEL, NUMBER_NEGATIVE } from './labels';
+
+const TITLE_LINE =
+  /(?<![a-z])(?:invoice|tax invoice|credit note|\w*rechnung|gutschrift|facture|avoir|fattura|nota di credito|factura|factuur|creditnota)(?![a-z])/;
+
+const SPECIFIC = /(no|nr|number|nummer|num|numero|numar|#|n°|nº|id)\.?\s*:?\s*$/;
+const WEAK_LABEL =
+  /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document)(?![a-z])/;
+
+/** A token that can be an invoice number: has a digit, is not a date, amount, IBAN, phone number or percentage. */
+export function plausibleNumber(token: string): boolean {
+  const t = token.trim();
+  if (t.length < 2 || t.length > 40) return false;
+  if (!/\d/.test(t)) return false;
+  if (/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(t.replace(/\s/g, ''))) return false; // IBAN
+  if (/^\+|^\(?0\d{2,4}\)?[\s/-]\d/.test(t)) return false; // phone
+  if (/%$/.test(t)) return false;
+  if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) return false; // an amount
+  if (/[€$£]/.test(t)) return false;
+  const dates = findDates(t);
+  if (dates.some((d) => d.length >= t.length - 1)) return false;
+  if (/^[a-z]+$/i.test(t)) return false;
+  return true;
+}
+
+function firstToken(rest: string): string | null {
+  // A value that starts with a date is a date ("16 de octubre de 2023"), not a number.
+  if (findDates(rest).some((d) => rest.slice(0, d.index).trim().replace(/[:#]/g, '') === '')) return null;
+  const cleaned = rest.replace(/^[\s:#.°º\-–]+/, '').replace(/^(?:n[°oº]|no|nr|num|number)\b[.:\s]*/i, '');
+  const trimmed = cleaned.trim();
+  const m = /^[A-Za-z0-9][\w\-/.]*[A-Za-z0-9]|^\d/.exec(trimmed);
+  if (!m) return null;
+  // "32,440.06": the start of an amount, not an identifier.
+  if (/^[.,'\s]\d/.test(trimmed.slice(m[0].length))) return null;
+  return m[0].replace(/[.,;]+$/, '');
+}
+
+/**
+ * The invoice number: the token after an invoice-number label in the same cell, the next cell, or the cell below.
+ * Labels of customer, order and VAT numbers in the same cell disqualify it; the token must look like an identifier.
+ */
+export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
+  let best: { value: string; score: number; line: number } | null = null;
+  const consider = (value: string | null, score: number, line: number) => {
+    if (!value || !plausibleNumber(value)) return;
+    if (!best || score > best.score + 1e-9) best = { value, score, line };
+  };
+  doc.lines.forEach((line, i) => {
+    line.cells.forEach((cell, j) => {
+      const f = doc.folded[i]![j]!;
+      const m = NUMBER_LABEL.exec(f);
+      if (m) {
+        const before = f.slice(0, m.index);
+        const labelText = f.slice(0, (m.index ?? 0) + m[0].length);
+        if (NUMBER_NEGATIVE.test(labelText) && !/^\s*$/.test(before) && NUMBER_NEGATIVE.test(before)) return;
+        if (NUMBER_NEGATIVE.test(m[0])) return;
+        // "Fecha de factura", "Data fattura", "Invoice date": a date label, not a number label.
+        if (
+          /(?<![a-z])(date|datum|data|fecha|dato)(?![a-z])/.test(
+            f.slice(Math.max(0, (m.index ?? 0) - 12), (m.index ?? 0) + m[0].length + 8),
+          )
+        )
+          return;
+        const specific = SPECIFIC.test(m[0]) || /^\s*[:#]/.test(f.slice((m.index ?? 0) + m[0].length));
+        const base = specific ? 0.9 : 0.62;
+        const rest = cell.text.slice((m.index ?? 0) + m[0].length);
+        if (/^\s*(date|datum|data|fecha|du|vom)\b/i.test(foldStart(rest))) return;
+        const inCell = firstToken(rest);
+        if (inCell && (specific || /^\s*[:#]?\s*\S/.test(rest)) && plausibleNumber(inCell)) {
+          consider(inCell, base + (line.page === 1 ? 0.02 : 0) - 0.01 * line.rel, i);
+          return;
+        }
+        // "Rechnung (380) Nr. 4711", "Facture d'acompte n° 12": a number marker shortly after the label.
+        const marker = /^.{0,30}?(?<![A-Za-z_])(?:nr|no|n°|nº|num|number|#)(?![A-Za-z_])\.?\s*:?\s*(?=\S)/i.exec(rest);
+        if (marker) {
+          const tok = firstToken(rest.slice(marker[0].length));
+          if (tok && plausibleNumber(tok)) {
+            consider(tok, base + 0.1, i);
+            return;
+          }
+        }
+        if (rest.trim().replace(/[:#.\s]/g, '')) return;
+        // "Beleg-Nr | : | R87654321012345": skip a cell holding only the colon.
+        const nextCell = /^[\s:#.]*$/.test(line.cells[j + 1]?.text ?? 'x') ? line.cells[j + 2] : line.cells[j + 1];
+        const next = nextCell ? firstToken(nextCell.text) : null;
+        if (next && plausibleNumber(next)) {
+          consider(next, base - 0.01 * line.rel, i);
+          return;
+        }
+        const below = cellBelow(doc, i, cell.x0, cell.x1, 1);
+        if (below) consider(firstToken(doc.lines[below[0]]!.cells[below[1]]!.text), base - 0.05, i);
+        return;
+      }
+      // "Handelsrechnung (380) | Nr. 471102": a bare number marker on the line of the document title.
+      if (/^(?:nr|no|n°|nº|num|#)\.?\s*:?\s*\S/.test(f) && TITLE_LINE.test(doc.folded[i]!.join(' '))) {
+        consider(firstToken(cell.text.replace(/^\S*?(?:nr|no|n°|nº|num|#)\.?\s*:?/i, '')), 0.78, i);
+      }
+      // A heading "# 12345" or weak labels (booking id, reference) as a last resort.
+      if (j === 0 && /^#\s*\S/.test(cell.text)) consider(firstToken(cell.text.slice(1)), 0.5, i);
+      const w = WEAK_LABEL.exec(f);
+      if (w && !NUMBER_NEGATIVE.test(f.slice(0, w.index))) {
+        const rest = cell.text.slice((w.index ?? 0) + w[0].length);
+        const tok = firstToken(rest) ?? (line.cells[j + 1] ? firstToken(line.cells[j + 1]!.text) : null);
+        if (tok && plausibleNumber(tok)) consider(tok, 0.35, i);
+        else {
+          const below = cellBelow(doc, i, cell.x0, cell.x1, 1);
+          if (below) consider(firstToken(doc.lines[below[0]]!.cells[below[1]]!.text), 0.33, i);
+        }
+      }
+    });
+  });
+  const b = best as { value: string; score: number } | null;
+  return b ? { value: b.value, confidence: Math.min(0.95, b.score) } : null;
+}
+
+function foldStart(s: string): string {
+  return s.trim().slice(0, 12).toLowerCase();
+}

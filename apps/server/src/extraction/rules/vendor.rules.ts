@@ -1,0 +1,206 @@
+import type { FieldGuess } from '../extraction.types';
+import { findDates } from './date.parser';
+import { cellBelow, type Doc } from './document';
+import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, VENDOR_LABEL } from './labels';
+import { findAmounts } from './money.parser';
+
+const ADDRESSY =
+  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex)\b|@|www\.|https?:|p\.?o\.? box/i;
+
+/** Separators of a one-line sender address: "Company - Street 1 - 12345 City", "A GmbH ● Weg 1 ● 12345 Ort". */
+const RETURN_SEP = /\s+[-–·|•●∙⋅]\s+/;
+
+/** Strips labels, titles and trailing punctuation around a company name. */
+export function cleanVendor(raw: string): string {
+  let s = raw.replace(/\s+/g, ' ').trim();
+  s = s.replace(/^(?:©|\(c\)|copyright)\s*(?:\d{4}\s*)?/i, '');
+  s = s.replace(/^(?:all .*? (?:are )?sold by|sold by|seller|vendor|supplier|from)\s*:?\s*/i, '');
+  s = s.replace(/\s+(?:invoice|rechnung|facture|fattura|factura|factuur|receipt)\b.*$/i, '');
+  s = s.replace(/\s*[:,;|–-]+\s*$/, '').trim();
+  return s;
+}
+
+/** "Nummer:", "Name:", "Anschrift:": a label cell, not a value. */
+function isLabel(text: string): boolean {
+  return /:\s*$/.test(text.trim());
+}
+
+/** Party and title words used as column headers ("Käufer", "Invoice"): never a company name. */
+function isPartyWord(folded: string): boolean {
+  const t = folded.trim().replace(/[:.]$/, '');
+  const whole = (re: RegExp) => {
+    const m = re.exec(t);
+    return !!m && m[0].length >= t.replace(/[\s/]+$/, '').length - 1;
+  };
+  return t.length < 40 && (whole(CUSTOMER_LABEL) || whole(VENDOR_LABEL) || whole(TITLE_WORDS));
+}
+
+function foldPlain(s: string): string {
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
+}
+
+const NAME_LABEL =
+  /^(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam)\s*:?\s*$/;
+
+function plausibleName(s: string): boolean {
+  if (s.length < 2 || s.length > 80) return false;
+  if (!/\p{L}{2}/u.test(s)) return false;
+  const letters = s.replace(/[^\p{L}]/gu, '').length;
+  if (letters < s.replace(/\s/g, '').length * 0.5) return false;
+  if (findDates(s).length || findAmounts(s).length) return false;
+  return true;
+}
+
+/**
+ * The issuing company. Signals, strongest first: a seller label ("Sold by", "Lieferant", "Fournisseur" …), a name
+ * with a legal form (GmbH, S.A.R.L., B.V., Ltd …) outside the customer's address block, the return-address line of a
+ * window envelope, and the large heading at the top of the first page.
+ */
+export function findVendor(doc: Doc): FieldGuess<string> | null {
+  const scores = new Map<string, { name: string; score: number; first: number }>();
+  const add = (raw: string, score: number, line: number) => {
+    const name = cleanVendor(raw);
+    if (!plausibleName(name)) return;
+    const f = name.toLowerCase();
+    if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
+    const key = f.replace(/[^\p{L}\d]/gu, '');
+    const prev = scores.get(key);
+    if (!prev) scores.set(key, { name, score, first: line });
+    else {
+      // Seen again (letterhead and footer): a little stronger, keep the fuller spelling.
+      prev.score = Math.max(prev.score, score) + 0.04;
+      if (name.length > prev.name.length && score >= prev.score - 0.1) prev.name = name;
+    }
+  };
+
+  // Customer blocks: the label's line and the few lines below it in the same column.
+  const customer = new Set<string>();
+  doc.lines.forEach((line, i) => {
+    line.cells.forEach((_cell, j) => {
+      if (!CUSTOMER_LABEL.test(doc.folded[i]![j]!.slice(0, 30))) return;
+      customer.add(`${i}:${j}`);
+      if (line.cells[j + 1]) customer.add(`${i}:${j + 1}`);
+      let cur: [number, number] | null = [i, j];
+      for (let k = 0; k < 5 && cur; k++) {
+        const c: { x0: number; x1: number } = doc.lines[cur[0]]!.cells[cur[1]]!;
+        cur = cellBelow(doc, cur[0], c.x0, c.x1, 1);
+        if (cur) customer.add(`${cur[0]}:${cur[1]}`);
+      }
+    });
+  });
+
+  // Window envelopes: the small return-address line ("Company - Street 1 - 12345 City") sits right above the
+  // recipient's address, so the lines below it are the customer's.
+  doc.lines.forEach((line, i) => {
+    if (line.page !== 1 || line.rel > 0.35) return;
+    const parts = line.text.split(RETURN_SEP);
+    if (parts.length < 3 || !ADDRESSY.test(parts.slice(1).join(' '))) return;
+    let cur: [number, number] | null = [i, 0];
+    for (let k = 0; k < 4 && cur; k++) {
+      const c: { x0: number; x1: number } = doc.lines[cur[0]]!.cells[cur[1]]!;
+      cur = cellBelow(doc, cur[0], c.x0, c.x1, 1);
+      if (cur) customer.add(`${cur[0]}:${cur[1]}`);
+    }
+  });
+
+  const page1Sizes = doc.lines.filter((l) => l.page === 1 && l.rel < 0.3).map((l) => l.size);
+  const maxTop = Math.max(0, ...page1Sizes);
+  const allSizes = doc.lines
+    .filter((l) => l.page === 1)
+    .map((l) => l.size)
+    .sort((a, b) => a - b);
+  const medianSize = allSizes[Math.floor(allSizes.length / 2)] ?? 10;
+
+  doc.lines.forEach((line, i) => {
+    line.cells.forEach((cell, j) => {
+      const f = doc.folded[i]![j]!;
+      const inCustomer = customer.has(`${i}:${j}`);
+      // 1. Seller label.
+      // At the start of a cell ("Seller: X") or anywhere when a colon follows ("… – Account holder: X").
+      const vl =
+        [...f.matchAll(new RegExp(VENDOR_LABEL.source, 'g'))].find(
+          (m) => (m.index ?? 0) <= 2 || /^\s*:/.test(f.slice((m.index ?? 0) + m[0].length)),
+        ) ?? null;
+      // The label must stand alone ("Seller:", "Lieferant") — "Lieferant GmbH" is a name, not a label.
+      const after = vl ? f.slice((vl.index ?? 0) + vl[0].length) : '';
+      if (vl && !/from\s+\d/.test(f) && (/^\s*[:/]/.test(after) || !after.trim())) {
+        const rest = cell.text.slice((vl.index ?? 0) + vl[0].length).replace(/^[\s:/]+/, '');
+        if (rest) add(rest.split(/\s[-|]\s|,\s(?=\d)/)[0]!, 0.85, i);
+        else if (line.cells[j + 1] && !isLabel(line.cells[j + 1]!.text) && !isPartyWord(doc.folded[i]![j + 1]!)) {
+          add(line.cells[j + 1]!.text, 0.83, i);
+        } else {
+          // A section header ("Verkäufer", "Seller") over a block: its "Name:" row, or its first plain value in the
+          // header's column.
+          for (let k = i + 1; k < Math.min(doc.lines.length, i + 7); k++) {
+            const l = doc.lines[k]!;
+            if (l.page !== line.page) break;
+            const ci = l.cells.findIndex((c) => c.x0 < cell.x1 + 4 && c.x1 > cell.x0 - 4);
+            if (ci < 0) continue;
+            // Letter-spaced layouts split one phrase into several cells: read the row from the header's column on.
+            const rowCells = l.cells.slice(ci).filter((c) => c.x0 < cell.x0 + 260);
+            const c = {
+              ...l.cells[ci]!,
+              text: rowCells
+                .map((x) => x.text)
+                .join(' ')
+                .replace(/\s+:/g, ':'),
+            };
+            const cf = foldPlain(c.text);
+            const named = /^(.*?):\s*(.*)$/.exec(c.text);
+            if (NAME_LABEL.test(cf.replace(/:.*$/, ':')) || (named && NAME_LABEL.test(foldPlain(named[1]!)))) {
+              const v = named?.[2]?.trim() || l.cells[ci + rowCells.length]?.text;
+              if (v) add(v, 0.82, k);
+              break;
+            }
+            if (c.text.includes(':') || isPartyWord(cf)) continue;
+            if (plausibleName(cleanVendor(c.text))) {
+              add(c.text, 0.75, k);
+              break;
+            }
+          }
+        }
+      }
+      const sold = /sold by\s+(.+)$/i.exec(cell.text);
+      if (sold && !vl) add(sold[1]!.replace(/\.$/, ''), 0.7, i);
+      if (inCustomer) return;
+      // 2. Return address line "Company - Street 1 - 12345 City".
+      const parts = j === 0 ? line.text.split(RETURN_SEP) : [];
+      if (parts.length >= 3 && line.page === 1 && line.rel < 0.35 && ADDRESSY.test(parts.slice(1).join(' '))) {
+        add(parts[0]!, LEGAL_FORM.test(parts[0]!) ? 0.8 : 0.65, i);
+      }
+      // 3. Legal form.
+      const lf = LEGAL_FORM.exec(cell.text);
+      if (lf && !ADDRESSY.test(cell.text.slice(0, lf.index))) {
+        let name = cell.text.slice(0, (lf.index ?? 0) + lf[0].length);
+        // "Sarl au capital de …", "Regd. office: X Ltd": keep the name part only.
+        name = name.replace(/^.*?:\s*/, '');
+        const words = name.split(/\s+/).length;
+        if (words <= 8) {
+          let score = 0.55;
+          if (line.page === 1 && line.rel < 0.3) score += 0.15;
+          if (line.rel > 0.8) score += 0.05;
+          if (line.size >= maxTop && maxTop > 0) score += 0.05;
+          add(name, score, i);
+        }
+      }
+      // 4. The biggest text at the top of page 1 (letterhead).
+      if (line.page === 1 && line.rel < 0.25 && j === 0 && !ADDRESSY.test(cell.text)) {
+        const big = line.size >= maxTop * 0.98 && maxTop > 0;
+        const first = i === doc.lines.findIndex((l) => l.page === 1);
+        // A letterhead clearly larger than the body text (and not the document title) is the issuer's name.
+        const dominant = big && line.size >= 1.35 * medianSize && !inCustomer;
+        if (big || first) add(cell.text, dominant ? 0.72 : big && first ? 0.5 : big ? 0.45 : 0.4, i);
+      }
+    });
+  });
+
+  let best: { name: string; score: number; first: number } | null = null;
+  for (const c of scores.values()) {
+    if (!best || c.score > best.score || (c.score === best.score && c.first < best.first)) best = c;
+  }
+  return best ? { value: best.name, confidence: Math.min(0.9, best.score) } : null;
+}

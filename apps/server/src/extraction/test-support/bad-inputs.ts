@@ -1,0 +1,75 @@
+/**
+ * Hand-made hostile or broken files for the bad-input tests (built in memory; nothing binary is committed).
+ */
+
+/** Assembles a PDF from object bodies with a correct cross-reference table. */
+export function rawPdf(objects: string[], trailerExtra = ''): Uint8Array {
+  let out = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailerExtra} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}
+
+const page = (contents = '') => [
+  '<< /Type /Catalog /Pages 2 0 R >>',
+  '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+  `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] ${contents} >>`,
+];
+
+/** Standard security handler with a user password we do not know: pdf.js asks for a password. */
+export function encryptedPdf(): Uint8Array {
+  const hex32 = 'A1'.repeat(32);
+  return rawPdf(
+    [...page(), `<< /Filter /Standard /V 1 /R 2 /O <${hex32}> /U <${'5C'.repeat(32)}> /P -4 >>`],
+    `/Encrypt 4 0 R /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]`,
+  );
+}
+
+/** An OpenAction running JavaScript (must never run) next to normal text. */
+export function javascriptPdf(): Uint8Array {
+  const stream = 'BT /F1 12 Tf 50 700 Td (Invoice No. JS-1 Total 12.00 EUR) Tj ET';
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 6 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /S /JavaScript /JS (app.alert("pwned"); while(true){}) >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}
+
+/** 100 000 nested arrays in one object: a parser that recurses naively overflows its stack. */
+export function deeplyNestedPdf(depth = 100_000): Uint8Array {
+  return rawPdf([...page(`/Foo ${'['.repeat(depth)}${']'.repeat(depth)}`)]);
+}
+
+/** A PNG whose header claims 20 000 × 20 000 pixels (the pixel data is never reached). */
+export function hugePngHeader(width = 20_000, height = 20_000): Uint8Array {
+  const b = Buffer.alloc(64);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  b.writeUInt32BE(13, 8);
+  b.write('IHDR', 12, 'latin1');
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
+  b.writeUInt8(8, 24);
+  b.writeUInt8(2, 25);
+  return new Uint8Array(b);
+}
+
+export const XXE_XML = `<?xml version="1.0"?>
+<!DOCTYPE Invoice [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"
+ xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+  <cbc:ID>&xxe;</cbc:ID>
+</Invoice>`;
+
+export const BILLION_LAUGHS = `<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
+<Invoice><ID>&lol2;</ID></Invoice>`;
