@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A real Dovecot IMAP (+ LMTP) server for one test file, in its own temp dir and ports (see shared/RECIPES.md §1).
+ * Users are `name:password` pairs; mail is stored as Maildir. `stop()` and `start()` again keep the mail, so tests
+ * can take the server away mid-sync.
+ */
+export interface TestDovecot {
+  host: string;
+  imapPort: number;
+  lmtpPort: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startDovecot(users: Record<string, string>): Promise<TestDovecot> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'invoicebox-dovecot-'));
+  await fs.chmod(dir, 0o755);
+  const isRoot = process.getuid?.() === 0;
+  const [imapPort, lmtpPort] = [await freePort(), await freePort()];
+  for (const sub of ['run', 'state', 'mail']) await fs.mkdir(path.join(dir, sub), { recursive: true });
+  if (isRoot) await fs.chown(path.join(dir, 'mail'), 65534, 65534);
+  const uid = isRoot ? 65534 : process.getuid!();
+  const gid = isRoot ? 65534 : process.getgid!();
+  await fs.writeFile(
+    path.join(dir, 'passwd'),
+    Object.entries(users)
+      .map(([name, password]) => `${name}:{PLAIN}${password}::::::`)
+      .join('\n'),
+  );
+  const internalUser = isRoot ? 'dovecot' : os.userInfo().username;
+  const loginUser = isRoot ? 'dovenull' : os.userInfo().username;
+  const conf = `instance_name = invoicebox-test-${process.pid}-${imapPort}
+base_dir = ${dir}/run
+state_dir = ${dir}/state
+log_path = ${dir}/dovecot.log
+protocols = imap lmtp
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+auth_username_format = %Ln
+default_internal_user = ${internalUser}
+default_internal_group = ${isRoot ? 'dovecot' : os.userInfo().username}
+default_login_user = ${loginUser}
+first_valid_uid = 0
+mail_location = maildir:${dir}/mail/%n/Maildir
+postmaster_address = postmaster@localhost
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN ${dir}/passwd
+}
+userdb {
+  driver = static
+  args = uid=${uid} gid=${gid} home=${dir}/mail/%n
+}
+service anvil {
+  chroot =
+}
+service imap-login {
+  chroot =
+  inet_listener imap {
+    port = ${imapPort}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    port = ${lmtpPort}
+  }
+}
+`;
+  const confPath = path.join(dir, 'dovecot.conf');
+  await fs.writeFile(confPath, conf);
+  let child: ChildProcess | undefined;
+
+  async function start() {
+    // Its own process group, so that stop() also ends the per-connection imap processes.
+    child = spawn('/usr/sbin/dovecot', ['-F', '-c', confPath], { stdio: 'ignore', detached: true });
+    const deadline = Date.now() + 10_000;
+    while (!(await isOpen(imapPort)) || !(await isOpen(lmtpPort))) {
+      if (Date.now() > deadline || child.exitCode !== null) {
+        const log = await fs.readFile(path.join(dir, 'dovecot.log'), 'utf8').catch(() => '');
+        throw new Error(`dovecot did not start: ${log.slice(-2000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  async function stop() {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise((resolve) => {
+      running.once('exit', resolve);
+      running.kill('SIGTERM');
+    });
+    try {
+      process.kill(-running.pid!, 'SIGKILL'); // the connections' imap processes: the server is gone for everyone
+    } catch {
+      // already gone
+    }
+    while (await isOpen(imapPort)) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  await start();
+  return {
+    host: '127.0.0.1',
+    imapPort,
+    lmtpPort,
+    start,
+    stop,
+    async dispose() {
+      await stop();
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function isOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
