@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../db/schema';
 
 /**
@@ -57,3 +57,26 @@ export const accountScopeSelections = pgTable(
 );
 
 export type MailAccountRow = typeof mailAccounts.$inferSelect;
+
+/**
+ * How to reach an IMAP account: server, user and the password (or app password) encrypted with the secret box, the
+ * folders to read, and the sync cursor (per folder: UIDVALIDITY and the last UID stored).
+ */
+export const imapSettings = pgTable('imap_settings', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => mailAccounts.id, { onDelete: 'cascade' }),
+  ownerId: uuid('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  host: text('host').notNull(),
+  port: integer('port').notNull(),
+  secure: boolean('secure').notNull(),
+  username: text('username').notNull(),
+  passwordEncrypted: text('password_encrypted').notNull(),
+  mailboxes: text('mailboxes').array().notNull().default(sql`'{INBOX}'::text[]`),
+  syncCursor: jsonb('sync_cursor'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type ImapSettingsRow = typeof imapSettings.$inferSelect;
