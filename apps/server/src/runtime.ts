@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { accountsRoutes } from './accounts/accounts.routes';
 import { AccountsService } from './accounts/accounts.service';
+import { ImapAccountsService } from './accounts/imap-accounts.service';
 import { AuthRepository } from './auth/auth.repository';
 import type { AuthModule } from './auth/auth.routes';
 import { LocalAuthService } from './auth/local-auth.service';
@@ -44,6 +45,7 @@ export interface Runtime {
   readonly queue: JobQueue<AppJobRegistry>;
   readonly jobs: JobsService;
   readonly accounts: AccountsService;
+  readonly imapAccounts: ImapAccountsService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -67,6 +69,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     // Before the queue starts: a secret that cannot open the signing keys stops the process here.
     const auth = await createAuthModule(config, database.db, users);
     const accounts = new AccountsService(new AccountsRepository(database.db));
+    const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts);
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
     const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
       box: auth.box,
@@ -102,8 +105,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       queue,
       jobs: new JobsService(jobsRepository),
       accounts,
+      imapAccounts,
       routes: [
-        accountsRoutes(accounts),
+        accountsRoutes(accounts, imapAccounts),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,

@@ -2,14 +2,31 @@ import {
   AccountIdParamsSchema,
   AccountListResponseSchema,
   ConnectedAccountSchema,
+  ImapConnectBodySchema,
   UpdateScopeBodySchema,
 } from '@invoicebox/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountsService } from './accounts.service';
+import type { ImapAccountsService } from './imap-accounts.service';
 
-export function accountsRoutes(service: AccountsService): FastifyPluginAsyncZod {
+export function accountsRoutes(service: AccountsService, imap?: ImapAccountsService): FastifyPluginAsyncZod {
   return async (app) => {
+    if (imap) {
+      app.post(
+        '/gmail/accounts/imap',
+        {
+          schema: {
+            tags: ['accounts'],
+            summary: 'Connects an IMAP mailbox (the server is tried first; the password is stored encrypted)',
+            body: ImapConnectBodySchema,
+            response: { 200: ConnectedAccountSchema },
+          },
+        },
+        async (request) => imap.connect(request.user.id, request.body),
+      );
+    }
+
     app.get(
       '/gmail/accounts',
       {

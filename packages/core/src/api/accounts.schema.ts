@@ -63,3 +63,23 @@ export const UserIdsQuerySchema = z
 
 /** §5: 'Cannot remove primary account. Set another account as primary first.' */
 export const CANNOT_REMOVE_PRIMARY_MESSAGE = 'Cannot remove primary account. Set another account as primary first.';
+
+/** POST /gmail/accounts/imap: connects any IMAP mailbox (password or app password); checked before it is saved. */
+export const ImapConnectBodySchema = z.object({
+  email: z.string().trim().email().max(320),
+  display_name: z.string().trim().max(200).optional(),
+  host: z
+    .string()
+    .trim()
+    .min(1)
+    .max(253)
+    .regex(/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/, 'must be a host name or address'),
+  port: z.number().int().min(1).max(65_535).default(993),
+  /** TLS from the first byte (port 993); false for STARTTLS or a plain local server. */
+  secure: z.boolean().default(true),
+  /** Defaults to the email address. */
+  username: z.string().trim().min(1).max(320).optional(),
+  password: z.string().min(1).max(1024),
+  mailboxes: z.array(z.string().trim().min(1).max(200)).min(1).max(20).default(['INBOX']),
+});
+export type ImapConnectBody = z.infer<typeof ImapConnectBodySchema>;

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../test/db';
+import { startDovecot, type TestDovecot } from '../../test/dovecot';
+import { TEST_SECRET } from '../auth/auth.test-support';
+import { createSecretBox } from '../auth/secret-box';
+import { users } from '../db/schema';
+import { UnprocessableError } from '../errors';
+import { AccountsRepository } from './accounts.repository';
+import { AccountsService } from './accounts.service';
+import { imapSettings } from './accounts.tables';
+import { ImapAccountsService } from './imap-accounts.service';
+
+const t = useTestDatabase();
+
+describe('connecting an IMAP account', () => {
+  let dovecot: TestDovecot;
+  let service: ImapAccountsService;
+  let accounts: AccountsService;
+  let ownerId: string;
+
+  beforeAll(async () => {
+    dovecot = await startDovecot({ bob: 'app-password-1' });
+    const { db } = t().database;
+    accounts = new AccountsService(new AccountsRepository(db));
+    service = new ImapAccountsService(db, createSecretBox(TEST_SECRET), accounts);
+    const [row] = await db.insert(users).values({ email: 'bob@example.com', displayName: 'Bob' }).returning();
+    ownerId = row!.id;
+  });
+  afterAll(async () => {
+    await dovecot?.dispose();
+  });
+
+  const body = () => ({
+    email: 'bob@example.com',
+    host: dovecot.host,
+    port: dovecot.imapPort,
+    secure: false,
+    username: 'bob',
+    password: 'app-password-1',
+    mailboxes: ['INBOX'],
+  });
+
+  it('tries the server, then saves the account with the password encrypted', async () => {
+    const account = await service.connect(ownerId, body());
+    expect(account).toMatchObject({ email: 'bob@example.com', provider: 'imap', isPrimary: true });
+    const [row] = await t().database.db.select().from(imapSettings);
+    expect(row).toMatchObject({ host: '127.0.0.1', username: 'bob', mailboxes: ['INBOX'], syncCursor: null });
+    expect(row!.passwordEncrypted).not.toContain('app-password-1');
+    const { source, cursor } = await service.source(ownerId, account.userId);
+    expect(cursor).toBeNull();
+    expect((await source.check()).mailboxes).toContain('INBOX');
+    await service.saveCursor(ownerId, account.userId, { INBOX: { uidValidity: '7', lastUid: 3 } });
+    expect((await service.source(ownerId, account.userId)).cursor).toEqual({ INBOX: { uidValidity: '7', lastUid: 3 } });
+  });
+
+  it('refuses a wrong password or a missing folder with a message for the person (422), saving nothing', async () => {
+    await expect(service.connect(ownerId, { ...body(), email: 'x@example.com', password: 'nope' })).rejects.toThrow(
+      UnprocessableError,
+    );
+    await expect(
+      service.connect(ownerId, { ...body(), email: 'y@example.com', mailboxes: ['INBOX', 'Nope'] }),
+    ).rejects.toThrow('The mail server has no folder named Nope');
+    await expect(service.connect(ownerId, { ...body(), email: 'z@example.com', port: 1 })).rejects.toThrow(
+      /could not be reached/,
+    );
+    expect((await accounts.list(ownerId)).accounts.map((a) => a.email)).toEqual(['bob@example.com']);
+  });
+});
