@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
+import { signInAsOwner } from './owner';
 
 const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));
 
@@ -9,11 +10,12 @@ async function settle(page: Page) {
   await page.evaluate(() => document.fonts.ready);
 }
 
-test('the landing shows a visitor the product and the sign-in', async ({ page }) => {
-  // The server always knows its local owner; a visitor is what a 401 from /me looks like.
-  await page.route('**/api/v1/me', (route) =>
-    route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'Unauthorized' }) }),
-  );
+test.beforeEach(async ({ page, request }, testInfo) => {
+  if (testInfo.title.startsWith('a visitor')) return;
+  await signInAsOwner(page, request);
+});
+
+test('a visitor sees the product and the sign-in', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('button', { name: /Connect Gmail & Drive/ })).toBeVisible();
   for (const title of ['Smart Gmail Scanning', 'Drive Organization', 'Bank Statement Analysis']) {
@@ -21,11 +23,10 @@ test('the landing shows a visitor the product and the sign-in', async ({ page })
   }
   await expect(page.getByRole('heading', { name: 'Before', exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Get Started Free' })).toBeVisible();
-  await settle(page);
-  await page.screenshot({ path: shot('landing'), fullPage: true });
+  await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
 });
 
-test('the local owner goes from / to the dashboard inside the shell', async ({ page }) => {
+test('the signed-in owner goes from / to the dashboard inside the shell', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
@@ -90,7 +91,6 @@ test('below 1024px the sidebar starts closed and closes after a link click', asy
 
 test('Log Out clears the session keys and returns to the landing', async ({ page }) => {
   await page.goto('/dashboard');
-  await page.evaluate(() => localStorage.setItem('backend_jwt', 'stale'));
   await page.getByRole('button', { name: 'Log Out' }).click();
   await expect(page.getByText('Logged out successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);

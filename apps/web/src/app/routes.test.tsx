@@ -12,11 +12,41 @@ vi.mock('sonner', () => ({ toast, Toaster: () => null }));
 
 const owner = { user: { id: 'u1', email: 'owner@invoicebox.local', display_name: 'Local owner' } };
 
-function serve({ signedIn }: { signedIn: boolean }) {
-  const server = mockFetch((url) => {
+const session = {
+  session_token: 'session.token.value',
+  session_expires_at: '2030-01-01T00:00:00.000Z',
+  token: `h.${btoa(JSON.stringify({ exp: 4_000_000_000 }))}.s`,
+  expires_at: '2030-01-01T00:00:00.000Z',
+  user: owner.user,
+};
+
+function serve({ signedIn, ownerExists = true }: { signedIn: boolean; ownerExists?: boolean }) {
+  let authenticated = signedIn;
+  const server = mockFetch((url, init) => {
     if (url.pathname === '/api/v1/me')
-      return signedIn ? { body: owner } : { status: 401, body: { error: 'Unauthorized' } };
+      return authenticated ? { body: owner } : { status: 401, body: { error: 'Unauthorized' } };
     if (url.pathname === '/api/v1/jobs') return { body: { jobs: [] } };
+    if (url.pathname === '/api/v1/auth/methods') {
+      return {
+        body: {
+          local: { enabled: true, owner_exists: ownerExists, signup_open: !ownerExists },
+          oidc: [],
+          mfa: { factor_types: ['totp'] },
+        },
+      };
+    }
+    if (url.pathname === '/api/v1/auth/local/signup') {
+      authenticated = true;
+      return { status: 201, body: session };
+    }
+    if (url.pathname === '/api/v1/auth/local/signin') {
+      const body = JSON.parse(String(init?.body)) as { password: string };
+      if (body.password === 'the-right-password') {
+        authenticated = true;
+        return { body: session };
+      }
+      return { status: 401, body: { error: 'Invalid email or password', code: 'unauthorized' } };
+    }
     return undefined;
   });
   vi.stubGlobal('fetch', server.fn);
@@ -56,12 +86,32 @@ describe('routes', () => {
     expect(screen.getByRole('button', { name: /Connect Gmail & Drive/ })).toBeInTheDocument();
   });
 
-  it('the connect button toasts when the server does not know the visitor', async () => {
+  it('creates the owner account on the first visit and signs in', async () => {
+    serve({ signedIn: false, ownerExists: false });
+    const user = userEvent.setup();
+    const { router } = renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Create your Invoicebox' })).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Email'), 'owner@example.com');
+    await user.type(screen.getByLabelText('Password'), 'a long password');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(window.localStorage.getItem(STORAGE_KEYS.backendJwt)).toBe(session.token);
+    expect(JSON.parse(window.localStorage.getItem(STORAGE_KEYS.multiAuth)!)).toMatchObject({ activeUserId: 'u1' });
+  });
+
+  it('shows the server message on a wrong password, then signs in', async () => {
     serve({ signedIn: false });
     const user = userEvent.setup();
-    renderApp('/');
-    await user.click(await screen.findByRole('button', { name: /Connect Gmail & Drive/ }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Could not authenticate with backend'));
+    const { router } = renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Email'), 'owner@example.com');
+    await user.type(screen.getByLabelText('Password'), 'wrong-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), 'the-right-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
   it('sends a signed-in user from / to /dashboard inside the shell', async () => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { dispatchAuthError } from './auth-events';
+import { ExchangeResponseSchema, ensureFreshBackendToken } from './auth-session';
 import { readStorage, STORAGE_KEYS, writeStorage } from './storage-keys';
 
 /** Every API call of the web app goes through this module: the only `fetch` in apps/web. */
@@ -38,6 +39,8 @@ export interface RequestOptions<S extends z.ZodType> {
   signal?: AbortSignal;
   /** Some calls (health, the token exchange) go without the Bearer token. */
   auth?: boolean;
+  /** Extra headers (a second-factor call sends its mfa token). */
+  headers?: Record<string, string>;
 }
 
 function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -63,7 +66,8 @@ async function readBody(response: Response): Promise<unknown> {
 
 export async function apiRequest<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.infer<S>> {
   const { method = 'GET', schema, query, body, signal, auth = true } = options;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (auth) await ensureFreshBackendToken(exchangeSessionToken);
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = auth ? readStorage(STORAGE_KEYS.backendJwt) : null;
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -104,6 +108,17 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
     );
   }
   return parsed.data;
+}
+
+/** POST /auth/exchange: a session token for a fresh backend token (no auth header). */
+async function exchangeSessionToken(sessionToken: string): Promise<string> {
+  const { token } = await apiRequest('/auth/exchange', {
+    method: 'POST',
+    schema: ExchangeResponseSchema,
+    body: { session_token: sessionToken },
+    auth: false,
+  });
+  return token;
 }
 
 export const api = {

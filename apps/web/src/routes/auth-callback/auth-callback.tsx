@@ -1,8 +1,15 @@
+import { JobSchema, JobStartedResponseSchema } from '@invoicebox/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, CheckCircle2, Loader2, RefreshCw } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
 import { Logo } from '../../components/logo';
 import { Button } from '../../components/ui/button';
+import { redeemCode } from '../../features/auth/api/auth-api';
+import { meQueryKey } from '../../features/auth/api/get-me';
+import { ApiError, api } from '../../lib/api-client';
+import { saveSession } from '../../lib/auth-session';
 
 export type CallbackState =
   | { step: 'loading' }
@@ -10,40 +17,99 @@ export type CallbackState =
   | { step: 'success' }
   | { step: 'error'; message: string };
 
-/** Reads the OAuth result the provider puts in the URL hash. */
+/** Reads the OAuth result a provider may put in the URL hash (spec §5). */
 function readCallbackTokens(hash: string) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   return { accessToken: params.get('access_token'), refreshToken: params.get('refresh_token') };
 }
 
+const POLL_INTERVAL_MS = 1000;
+const POLL_MAX_ATTEMPTS = 300;
+const SUCCESS_REDIRECT_MS = 2000;
+
 /**
- * Provider sign-in arrives in a later issue. Until then this screen checks what it can (spec §5) and says
- * plainly that the exchange with the backend is not available, instead of pretending to sign in.
+ * Spec §4 OAuth callback: the server's callback sent the browser here with a one-time `code` (or an `error`).
+ * loading → the code is redeemed for the session → syncing (a first full sync with initial_setup, polled every second,
+ * at most 300 times) → success → / after 2 seconds; any failing step → error, with Retry and Go Home.
  */
-function runCallback(hash: string): CallbackState {
-  const { accessToken, refreshToken } = readCallbackTokens(hash);
-  if (!accessToken) return { step: 'error', message: 'No OAuth tokens found in callback URL...' };
-  if (!refreshToken) {
-    return {
-      step: 'error',
-      message: 'Missing Google refresh token. This means the OAuth flow is not requesting offline access...',
-    };
+async function runCallback(
+  search: string,
+  hash: string,
+  setState: (state: CallbackState) => void,
+  onSignedIn: () => Promise<void>,
+  isCancelled: () => boolean,
+): Promise<void> {
+  const params = new URLSearchParams(search);
+  const error = params.get('error');
+  if (error) return setState({ step: 'error', message: error });
+  const code = params.get('code');
+  if (!code) {
+    const { accessToken, refreshToken } = readCallbackTokens(hash);
+    if (!accessToken) return setState({ step: 'error', message: 'No OAuth tokens found in callback URL...' });
+    if (!refreshToken) {
+      return setState({
+        step: 'error',
+        message: 'Missing Google refresh token. This means the OAuth flow is not requesting offline access...',
+      });
+    }
+    return setState({ step: 'error', message: 'No authentication session found. Please try signing in again.' });
   }
-  return {
-    step: 'error',
-    message: 'Backend authentication failed: sign-in with a mail provider is not enabled on this server yet.',
-  };
+  try {
+    saveSession(await redeemCode(code));
+  } catch (e) {
+    toast.error('Could not authenticate with backend');
+    return setState({ step: 'error', message: `Backend authentication failed: ${(e as Error).message}` });
+  }
+  toast.success('Successfully connected to backend with OAuth tokens');
+  await onSignedIn();
+  setState({ step: 'syncing' });
+  try {
+    const started = await api.post('/sync/full', {
+      schema: JobStartedResponseSchema,
+      query: { initial_setup: 'true' },
+    });
+    for (let attempt = 0; attempt < POLL_MAX_ATTEMPTS && !isCancelled(); attempt++) {
+      const job = await api.get(`/jobs/${started.job_id}`, { schema: JobSchema });
+      if (job.status === 'completed' || job.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+    }
+  } catch (e) {
+    // No mail sync on this server yet (404): signing in still succeeded.
+    if (!(e instanceof ApiError && e.status === 404)) {
+      return setState({ step: 'error', message: `Unexpected error: ${(e as Error).message}` });
+    }
+  }
+  setState({ step: 'success' });
 }
 
 export function AuthCallbackRoute() {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const [state, setState] = useState<CallbackState>({ step: 'loading' });
-  const run = useCallback(() => {
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` changes on Retry to run the flow again.
+  useEffect(() => {
+    let cancelled = false;
     setState({ step: 'loading' });
-    setState(runCallback(window.location.hash));
-  }, []);
-  useEffect(run, [run]);
-  return <AuthCallbackView state={state} onRetry={run} onHome={() => navigate('/')} />;
+    void runCallback(
+      window.location.search,
+      window.location.hash,
+      (next) => {
+        if (!cancelled) setState(next);
+      },
+      () => client.invalidateQueries({ queryKey: meQueryKey }),
+      () => cancelled,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [client, attempt]);
+  useEffect(() => {
+    if (state.step !== 'success') return;
+    const timer = setTimeout(() => navigate('/'), SUCCESS_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [state.step, navigate]);
+  return <AuthCallbackView state={state} onRetry={() => setAttempt((n) => n + 1)} onHome={() => navigate('/')} />;
 }
 
 export function AuthCallbackView({

@@ -1,40 +1,28 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Lock, Mail, ShieldCheck, Sparkles } from 'lucide-react';
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { Logo } from '../../components/logo';
 import { Button } from '../../components/ui/button';
-import { meQueryOptions } from '../../features/auth/api/get-me';
+import { SignInPanel } from '../../features/auth/components/sign-in-panel';
 import { BeforeAfter } from './before-after';
 import { FeatureCards } from './feature-cards';
 
+const PANEL_ID = 'sign-in';
+
 /**
- * The landing page, also shown in place of any signed-in screen when nobody is signed in.
- * Until provider sign-in lands, "connecting" asks the server for its local owner.
+ * The landing page, also shown in place of any signed-in screen when nobody is signed in. Every call to action leads
+ * to the sign-in card (a provider such as Google when configured, and the local owner account).
  */
 export function SignInScreen() {
-  const client = useQueryClient();
-  const navigate = useNavigate();
-  const [connecting, setConnecting] = useState(false);
-
-  const connect = async () => {
-    setConnecting(true);
-    try {
-      await client.fetchQuery({ ...meQueryOptions(), staleTime: 0 });
-      navigate('/dashboard');
-    } catch {
-      toast.error('Could not authenticate with backend');
-    } finally {
-      setConnecting(false);
-    }
+  const connect = () => {
+    const panel = document.getElementById(PANEL_ID);
+    panel?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+    panel?.querySelector<HTMLElement>('input, button')?.focus({ preventScroll: true });
   };
 
   return (
     <div className="min-h-screen bg-gradient-to-b from-indigo-50 via-white to-white">
       <header className="mx-auto flex max-w-6xl items-center justify-between px-6 py-5">
         <Logo />
-        <Button variant="outline" size="sm" onClick={connect} disabled={connecting}>
+        <Button variant="outline" size="sm" onClick={connect}>
           Sign In
         </Button>
       </header>
@@ -52,10 +40,13 @@ export function SignInScreen() {
             them against your bank statements.
           </p>
           <div className="mt-10 flex flex-col items-center gap-4">
-            <Button size="lg" onClick={connect} disabled={connecting}>
+            <Button size="lg" onClick={connect}>
               <Mail className="h-5 w-5" aria-hidden="true" />
-              {connecting ? 'Connecting…' : 'Connect Gmail & Drive'}
+              Connect Gmail & Drive
             </Button>
+            <div className="mt-4 w-full">
+              <SignInPanel id={PANEL_ID} />
+            </div>
             <ul className="flex flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-slate-500">
               <li className="inline-flex items-center gap-1.5">
                 <Lock className="h-4 w-4" aria-hidden="true" /> Secure OAuth
@@ -80,7 +71,6 @@ export function SignInScreen() {
               variant="secondary"
               className="mt-8 bg-white text-indigo-700 hover:bg-indigo-50"
               onClick={connect}
-              disabled={connecting}
             >
               Get Started Free
             </Button>

@@ -1,0 +1,64 @@
+import {
+  AuthMethodsResponseSchema,
+  ChallengeResponseSchema,
+  LogoutResponseSchema,
+  OidcStartResponseSchema,
+  SessionResponseSchema,
+  SignInResponseSchema,
+} from '@invoicebox/core';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** The sign-in calls of the identity service (server): spec §7 and packages/core/src/api/auth.schema.ts. */
+export const authMethodsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['auth', 'methods'] as const,
+    queryFn: ({ signal }) => api.get('/auth/methods', { schema: AuthMethodsResponseSchema, signal, auth: false }),
+    staleTime: 0,
+  });
+
+export const useAuthMethods = () => useQuery(authMethodsQueryOptions());
+
+export const signUp = (body: { email: string; password: string; display_name?: string }) =>
+  api.post('/auth/local/signup', { schema: SessionResponseSchema, body, auth: false });
+
+export const signIn = (body: { email: string; password: string }) =>
+  api.post('/auth/local/signin', { schema: SignInResponseSchema, body, auth: false });
+
+/** Second-factor calls carry the short mfa token of the sign-in answer instead of a backend token. */
+export const challengeFactor = (factorId: string, mfaToken: string) =>
+  api.post(`/auth/factors/${factorId}/challenge`, {
+    schema: ChallengeResponseSchema,
+    body: { channel: 'totp' },
+    auth: false,
+    headers: { Authorization: `Bearer ${mfaToken}` },
+  });
+
+export const verifyFactor = (factorId: string, mfaToken: string, body: { code: string; challenge_id: string }) =>
+  api.post(`/auth/factors/${factorId}/verify`, {
+    schema: SessionResponseSchema,
+    body,
+    auth: false,
+    headers: { Authorization: `Bearer ${mfaToken}` },
+  });
+
+export const redeemRecoveryCode = (mfaToken: string, code: string) =>
+  api.post('/auth/recovery', {
+    schema: SessionResponseSchema,
+    body: { code },
+    auth: false,
+    headers: { Authorization: `Bearer ${mfaToken}` },
+  });
+
+/** The one-time code of the server's OIDC callback, for the session (once). */
+export const redeemCode = (code: string) =>
+  api.post('/auth/code', { schema: SessionResponseSchema, body: { code }, auth: false });
+
+export const startOidc = (provider: string, purpose: 'sign_in' | 'add_account') =>
+  api.post(`/auth/oidc/${encodeURIComponent(provider)}/start`, {
+    schema: OidcStartResponseSchema,
+    body: { purpose },
+    auth: purpose === 'add_account',
+  });
+
+export const logoutOnServer = () => api.post('/auth/logout', { schema: LogoutResponseSchema });
