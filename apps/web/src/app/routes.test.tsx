@@ -26,6 +26,31 @@ function serve({ signedIn, ownerExists = true }: { signedIn: boolean; ownerExist
     if (url.pathname === '/api/v1/me')
       return authenticated ? { body: owner } : { status: 401, body: { error: 'Unauthorized' } };
     if (url.pathname === '/api/v1/jobs') return { body: { jobs: [] } };
+    if (url.pathname === '/api/v1/gmail/accounts') {
+      const account = {
+        userId: 'a1',
+        email: 'owner@invoicebox.local',
+        displayName: 'Owner',
+        isActive: true,
+        isPrimary: true,
+        lastSync: null,
+        provider: 'imap',
+        needsReauth: false,
+        reauthReason: null,
+      };
+      return {
+        body: {
+          accounts: [account],
+          session: {
+            connectedAccounts: [account],
+            selectedScope: 'current',
+            selectedUserIds: [],
+            primaryUserId: 'a1',
+            activeUserId: 'a1',
+          },
+        },
+      };
+    }
     if (url.pathname === '/api/v1/auth/methods') {
       return {
         body: {
@@ -119,7 +144,9 @@ describe('routes', () => {
     const { router } = renderApp('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
-    expect(screen.getByText('owner@invoicebox.local')).toBeInTheDocument();
+    expect(await screen.findByRole('option', { name: 'owner@invoicebox.local (Primary)' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'All Gmail Accounts' })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: '+ Add Gmail Account' })).toBeInTheDocument();
     expect(screen.getByText('No invoices processed yet')).toBeInTheDocument();
     expect(screen.getByText('No bank statements uploaded yet')).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { LogOut, Mail, PanelLeft, RefreshCw } from 'lucide-react';
+import { LogOut, PanelLeft, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { useMe } from '../../features/auth/api/get-me';
+import { AccountSelector } from '../../features/accounts/components/account-selector';
 import { useLogout } from '../../features/auth/api/logout';
 import { Logo } from '../logo';
 import { Button } from '../ui/button';
@@ -11,23 +11,6 @@ import { Button } from '../ui/button';
 export interface HeaderProps {
   sidebarOpen: boolean;
   onToggleSidebar: () => void;
-}
-
-/** Until mail accounts can be connected, the selector slot shows the signed-in owner. */
-function AccountSlot() {
-  const me = useMe();
-  const email = me.data?.user.email;
-  if (!email) return null;
-  return (
-    <div
-      className="hidden items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 px-3 py-1.5 text-sm text-slate-700 md:flex"
-      title="Signed-in account"
-    >
-      <Mail className="h-4 w-4 text-slate-400" aria-hidden="true" />
-      <span className="sr-only">Account: </span>
-      <span className="max-w-56 truncate">{email}</span>
-    </div>
-  );
 }
 
 export function Header({ sidebarOpen, onToggleSidebar }: HeaderProps) {
@@ -64,7 +47,7 @@ export function Header({ sidebarOpen, onToggleSidebar }: HeaderProps) {
         <Logo />
       </Link>
       <div className="ml-auto flex items-center gap-2">
-        <AccountSlot />
+        <AccountSelector />
         <Button variant="outline" size="sm" onClick={refresh} disabled={refreshing}>
           <RefreshCw className={refreshing ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} aria-hidden="true" />
           <span className="sr-only sm:not-sr-only">Refresh</span>
