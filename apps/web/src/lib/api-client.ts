@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { dispatchAuthError } from './auth-events';
-import { ExchangeResponseSchema, ensureFreshBackendToken } from './auth-session';
+import { ExchangeResponseSchema, ensureFreshBackendToken, readMultiAuth } from './auth-session';
 import { readStorage, STORAGE_KEYS, writeStorage } from './storage-keys';
+import { FORCE_LOGOUT_EVENT, onAuthorizedCall, onUnauthorized } from './unauthorized-policy';
 
 /** Every API call of the web app goes through this module: the only `fetch` in apps/web. */
 export const API_BASE_URL = '/api/v1';
@@ -88,9 +89,16 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
 
   const payload = await readBody(response);
   if (!response.ok) {
-    if (response.status === 401) {
+    if (response.status === 401 && auth) {
       writeStorage(STORAGE_KEYS.backendJwt, null);
       dispatchAuthError({ status: 401, path });
+      const outcome = onUnauthorized({
+        now: Date.now(),
+        inOAuthFlow: window.location.pathname.startsWith('/auth/'),
+        accountCount: readMultiAuth()?.users.length ?? 1,
+      });
+      if (outcome.action === 'counted') console.warn(outcome.label);
+      if (outcome.action === 'logout') window.dispatchEvent(new Event(FORCE_LOGOUT_EVENT));
     }
     const code =
       payload && typeof payload === 'object' && typeof (payload as { code?: unknown }).code === 'string'
@@ -99,6 +107,7 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
     throw new ApiError(errorMessageFromBody(payload, response.status), response.status, code);
   }
 
+  if (auth) onAuthorizedCall();
   const parsed = schema.safeParse(payload);
   if (!parsed.success) {
     throw new ApiError(
