@@ -15,6 +15,9 @@ if (!process.env.E2E_DATA_DIR) {
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 }
 const baseURL = `http://127.0.0.1:${port}`;
+// A real OpenID Connect provider beside the app, for the sign-in through the server.
+const oidcPort = port + 1;
+const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -47,22 +50,41 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node apps/server/bin/invoicebox.js start',
-    url: `${baseURL}/api/v1/health`,
-    reuseExistingServer: false,
-    // SIGTERM lets the server stop its embedded PostgreSQL; the default SIGKILL would leave it running.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    timeout: 180_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      INVOICEBOX_DATA_DIR: process.env.E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
-      // Every test signs in; the default 20 sign-ins per minute and address would throttle the run.
-      AUTH_RATE_LIMIT_PER_MINUTE: '500',
+  webServer: [
+    {
+      command: 'node --import tsx apps/server/test/oidc-provider.server.ts',
+      url: `${oidcIssuer}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        OIDC_TEST_PORT: String(oidcPort),
+        OIDC_TEST_REDIRECT_URI: `${baseURL}/api/v1/auth/oidc/oidc/callback`,
+      },
     },
-  },
+    {
+      command: 'node apps/server/bin/invoicebox.js start',
+      url: `${baseURL}/api/v1/health`,
+      reuseExistingServer: false,
+      // SIGTERM lets the server stop its embedded PostgreSQL; the default SIGKILL would leave it running.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      timeout: 180_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        INVOICEBOX_DATA_DIR: process.env.E2E_DATA_DIR,
+        LOG_LEVEL: 'warn',
+        // Every test signs in; the default 20 sign-ins per minute and address would throttle the run.
+        AUTH_RATE_LIMIT_PER_MINUTE: '500',
+        PUBLIC_URL: baseURL,
+        OIDC_ISSUER: oidcIssuer,
+        OIDC_CLIENT_ID: 'invoicebox-test',
+        OIDC_CLIENT_SECRET: 'test-client-secret-value',
+        OIDC_NAME: 'Test ID',
+      },
+    },
+  ],
 });

@@ -56,3 +56,24 @@ test('the OIDC callback screen shows a server error with Retry and Go Home', asy
   await page.getByRole('button', { name: 'Go Home' }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+test('signs in through the OpenID Connect provider, run by the server, with the one-time code handoff', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Continue with Test ID' }).click();
+  // The provider's own login and consent pages (any login; 'olive' has the owner's verified email).
+  await page.locator('input[name="login"]').fill('olive');
+  await page.locator('input[name="password"]').fill('anything');
+  await page.locator('button[type="submit"]').click();
+  await page.locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/\/auth\/callback\?code=/);
+  const code = new URL(page.url()).searchParams.get('code');
+  await expect(page.getByRole('heading', { name: "You're all set" })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 10_000 });
+  const auth = await page.evaluate(() => JSON.parse(localStorage.getItem('multiAuth') ?? '{}'));
+  expect(auth.users[0].email).toBe('olive@example.com');
+  // The code was for one use only.
+  const replay = await page.request.post('/api/v1/auth/code', { data: { code } });
+  expect(replay.status()).toBe(401);
+});

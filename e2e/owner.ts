@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 
 /** The owner account the end-to-end run creates on its fresh server (auth.spec.ts) and signs in with. */
-export const OWNER = { email: 'owner@invoicebox.test', password: 'correct horse battery staple', name: 'Olive Owner' };
+export const OWNER = { email: 'olive@example.com', password: 'correct horse battery staple', name: 'Olive Owner' };
 
 /** Signs the owner in through the API and hands the session to the page's storage, as the sign-in form would. */
 export async function signInAsOwner(page: Page, request: APIRequestContext): Promise<void> {

@@ -23,12 +23,13 @@ export async function startTestOidcProvider(
    * (with consent) instead of the `offline_access` scope.
    */
   google: { scopes: string[] } | undefined = undefined,
+  options: { port?: number } = {},
 ): Promise<TestOidcProvider> {
   const clientId = 'invoicebox-test';
   const clientSecret = 'test-client-secret-value';
   let provider: Provider | undefined;
   const server = http.createServer((req, res) => provider!.callback()(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   provider = new Provider(issuer, {
     clients: [
