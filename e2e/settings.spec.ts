@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { startDovecot, type TestDovecot } from '../apps/server/test/dovecot';
-import { signInAsOwner } from './owner';
+import { OWNER, signInAsOwner } from './owner';
+import { totp } from './totp';
 
 const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));
 
@@ -54,4 +55,33 @@ test('Settings connects an IMAP mailbox against a real server and lists it in th
 
   await page.getByRole('tab', { name: 'Data & Privacy' }).click();
   await expect(page.getByRole('tabpanel')).toContainText(/drive/i);
+});
+
+test('two-step verification: turn on with an authenticator code, sign in with it, turn off', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000); // it waits for the authenticator's next 30-second step
+  await signInAsOwner(page, request);
+  await page.goto('/settings');
+  await page.getByRole('button', { name: 'Set up' }).click();
+  const secret = (await page.getByLabel('Secret key').textContent())!.trim();
+  await page.getByLabel('Code from the app').fill(totp(secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.getByText('Save these recovery codes now', { exact: false })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
+  // A fresh time step: the code used to turn it on cannot be replayed.
+  await page.waitForTimeout(30_000 - (Date.now() % 30_000) + 200);
+  await page.getByLabel('Verification code').fill(totp(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await page.goto('/settings');
+  await page.getByRole('button', { name: 'Turn off' }).click();
+  await expect(page.getByText('Two-step verification turned off')).toBeVisible();
 });

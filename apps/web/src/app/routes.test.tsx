@@ -1,7 +1,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RouteErrorPage } from '../components/route-error';
 import { STORAGE_KEYS } from '../lib/storage-keys';
 import { createTestQueryClient, mockFetch, TestProviders } from '../test/render';
@@ -12,13 +13,28 @@ vi.mock('sonner', () => ({ toast, Toaster: () => null }));
 
 const owner = { user: { id: 'u1', email: 'owner@invoicebox.local', display_name: 'Local owner' } };
 
+// Real EdDSA tokens and a published key: the SPA checks what the identity service hands it.
+let jwks: { keys: unknown[] } = { keys: [] };
 const session = {
-  session_token: 'session.token.value',
+  session_token: '',
   session_expires_at: '2030-01-01T00:00:00.000Z',
-  token: `h.${btoa(JSON.stringify({ exp: 4_000_000_000 }))}.s`,
+  token: '',
   expires_at: '2030-01-01T00:00:00.000Z',
   user: owner.user,
 };
+beforeAll(async () => {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' }] };
+  const sign = (aud: string) =>
+    new SignJWT({ sid: 's1' })
+      .setProtectedHeader({ alg: 'EdDSA', kid: 'k1' })
+      .setSubject('u1')
+      .setAudience(aud)
+      .setExpirationTime('1h')
+      .sign(privateKey);
+  session.token = await sign('backend');
+  session.session_token = await sign('session');
+});
 
 function serve({ signedIn, ownerExists = true }: { signedIn: boolean; ownerExists?: boolean }) {
   let authenticated = signedIn;
@@ -26,6 +42,7 @@ function serve({ signedIn, ownerExists = true }: { signedIn: boolean; ownerExist
     if (url.pathname === '/api/v1/me')
       return authenticated ? { body: owner } : { status: 401, body: { error: 'Unauthorized' } };
     if (url.pathname === '/api/v1/jobs') return { body: { jobs: [] } };
+    if (url.pathname === '/.well-known/jwks.json') return { body: jwks };
     if (url.pathname === '/api/v1/gmail/accounts') {
       const account = {
         userId: 'a1',

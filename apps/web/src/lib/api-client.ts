@@ -130,6 +130,14 @@ async function exchangeSessionToken(sessionToken: string): Promise<string> {
   return token;
 }
 
+/** The identity service's published signing keys (spec §7 GET /.well-known/jwks.json), outside /api/v1. */
+export async function fetchJwks(): Promise<{ keys: Array<Record<string, unknown>> }> {
+  const response = await fetch('/.well-known/jwks.json', { headers: { Accept: 'application/json' } });
+  const body = await readBody(response);
+  if (!response.ok) throw new ApiError(errorMessageFromBody(body, response.status), response.status);
+  return body as { keys: Array<Record<string, unknown>> };
+}
+
 export const api = {
   get: <S extends z.ZodType>(path: string, options: Omit<RequestOptions<S>, 'method' | 'body'>) =>
     apiRequest(path, { ...options, method: 'GET' }),

@@ -25,6 +25,16 @@ export function readMultiAuth(): MultiAuth | null {
   }
 }
 
+/**
+ * Checks a fresh sign-in's tokens against the identity service's keys (spec §8 messages), then stores it.
+ * `verify` is the JWKS check of verify-token.ts.
+ */
+export async function acceptSession(session: SessionResponse, verify: (token: string) => Promise<void>): Promise<void> {
+  await verify(session.token);
+  await verify(session.session_token);
+  saveSession(session);
+}
+
 /** Stores a fresh sign-in: the backend token, and the session among this browser's sessions. */
 export function saveSession(session: SessionResponse): void {
   const current = readMultiAuth() ?? { users: [], sessions: {}, activeUserId: null };

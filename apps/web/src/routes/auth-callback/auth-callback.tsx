@@ -9,7 +9,8 @@ import { Button } from '../../components/ui/button';
 import { redeemCode } from '../../features/auth/api/auth-api';
 import { meQueryKey } from '../../features/auth/api/get-me';
 import { ApiError, api } from '../../lib/api-client';
-import { saveSession } from '../../lib/auth-session';
+import { acceptSession } from '../../lib/auth-session';
+import { verifyIdentityToken } from '../../lib/verify-token';
 
 export type CallbackState =
   | { step: 'loading' }
@@ -55,7 +56,7 @@ async function runCallback(
     return setState({ step: 'error', message: 'No authentication session found. Please try signing in again.' });
   }
   try {
-    saveSession(await redeemCode(code));
+    await acceptSession(await redeemCode(code), verifyIdentityToken);
   } catch (e) {
     toast.error('Could not authenticate with backend');
     return setState({ step: 'error', message: `Backend authentication failed: ${(e as Error).message}` });

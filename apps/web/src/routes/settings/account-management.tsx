@@ -19,6 +19,7 @@ import {
 import { useAddAccount } from '../../features/accounts/components/use-add-account';
 import { useAuthMethods } from '../../features/auth/api/auth-api';
 import { ImapConnectDialog } from './imap-connect-dialog';
+import { TwoStepCard } from './two-step-card';
 
 const SCOPES: Array<{ value: AccountScope; label: string; description: string; toast: string }> = [
   { value: 'current', label: 'Current Account', description: 'Only the active account.', toast: 'current account' },
@@ -83,6 +84,7 @@ export function AccountManagement() {
           )}
         </CardContent>
       </Card>
+      <TwoStepCard />
       <ImapConnectDialog open={imapOpen} onClose={() => setImapOpen(false)} />
     </div>
   );

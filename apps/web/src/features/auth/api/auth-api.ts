@@ -1,12 +1,15 @@
 import {
   AuthMethodsResponseSchema,
   ChallengeResponseSchema,
+  EnrolFactorResponseSchema,
+  FactorListResponseSchema,
   LogoutResponseSchema,
   OidcStartResponseSchema,
   SessionResponseSchema,
   SignInResponseSchema,
 } from '@invoicebox/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 
 /** The sign-in calls of the identity service (server): spec §7 and packages/core/src/api/auth.schema.ts. */
@@ -62,3 +65,22 @@ export const startOidc = (provider: string, purpose: 'sign_in' | 'add_account') 
   });
 
 export const logoutOnServer = () => api.post('/auth/logout', { schema: LogoutResponseSchema });
+
+export const listFactors = () => api.get('/auth/factors', { schema: FactorListResponseSchema });
+
+export const enrolTotp = () =>
+  api.post('/auth/factors', {
+    schema: EnrolFactorResponseSchema,
+    body: { type: 'totp', friendly_name: 'Authenticator app' },
+  });
+
+export const removeFactor = (id: string) => api.delete(`/auth/factors/${id}`, { schema: z.unknown() });
+
+/** Verifying a new factor with the backend token replaces the session and returns the recovery codes once. */
+export async function confirmTotp(factorId: string, code: string) {
+  const { challenge_id } = await api.post(`/auth/factors/${factorId}/challenge`, {
+    schema: ChallengeResponseSchema,
+    body: { channel: 'totp' },
+  });
+  return api.post(`/auth/factors/${factorId}/verify`, { schema: SessionResponseSchema, body: { code, challenge_id } });
+}

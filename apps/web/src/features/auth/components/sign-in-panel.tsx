@@ -8,7 +8,8 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
-import { saveSession } from '../../../lib/auth-session';
+import { acceptSession } from '../../../lib/auth-session';
+import { verifyIdentityToken } from '../../../lib/verify-token';
 import {
   challengeFactor,
   redeemRecoveryCode,
@@ -35,7 +36,7 @@ export function SignInPanel({ id }: { id?: string }) {
   const [mfa, setMfa] = useState<MfaRequiredResponse | null>(null);
 
   const signedIn = async (session: SessionResponse) => {
-    saveSession(session);
+    await acceptSession(session, verifyIdentityToken);
     await client.invalidateQueries({ queryKey: meQueryKey });
     navigate('/dashboard');
   };
