@@ -8,6 +8,7 @@ export * from './api/oidc.schema';
 export * from './api/sync-token.schema';
 export * from './rules/amount';
 export * from './rules/attachment-content-type';
+export * from './rules/category';
 export * from './rules/dates';
 export * from './rules/document-candidate';
 export * from './rules/file-size';

@@ -54,3 +54,4 @@ export type JobRow = typeof jobs.$inferSelect;
 export * from '../accounts/accounts.tables';
 export * from '../auth/auth.tables';
 export * from '../oidc/oidc.tables';
+export * from '../invoices/invoices.tables';

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ValidationError } from '../errors';
+
+/** Content-addressed file storage: bytes are stored once per SHA-256 and found by it. */
+export interface BlobStore {
+  /** Stores bytes under their hash (a second put of the same content is a no-op). */
+  put(sha256: string, bytes: Uint8Array): Promise<void>;
+  get(sha256: string): Promise<Buffer>;
+  has(sha256: string): Promise<boolean>;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** The embedded default: `<dataDir>/blobs/ab/cd/<sha256>`, written atomically (temp file + rename). */
+export class LocalBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  /** The only way a path is built here, from a validated hex hash: it cannot leave the root. */
+  private pathOf(sha256: string): string {
+    if (!SHA256.test(sha256)) throw new ValidationError('not a SHA-256 hex digest');
+    return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  }
+
+  async put(sha256: string, bytes: Uint8Array): Promise<void> {
+    const file = this.pathOf(sha256);
+    if (await this.has(sha256)) return;
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    await fs.writeFile(temp, bytes);
+    await fs.rename(temp, file);
+  }
+
+  get(sha256: string): Promise<Buffer> {
+    return fs.readFile(this.pathOf(sha256));
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    try {
+      await fs.access(this.pathOf(sha256));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { mailAccounts } from '../accounts/accounts.tables';
+import { users } from '../db/schema';
+
+/**
+ * Every message a sync or import has seen (so the screens can say how many emails were scanned), keyed by where it
+ * came from within its account: a second pass over the same mailbox finds it and does nothing.
+ */
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => mailAccounts.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    messageId: text('message_id'),
+    senderName: text('sender_name'),
+    senderEmail: text('sender_email'),
+    subject: text('subject'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    snippet: text('snippet'),
+    isCandidate: boolean('is_candidate').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('mail_messages_account_origin_uq').on(t.accountId, t.origin),
+    index('mail_messages_owner_idx').on(t.ownerId),
+  ],
+);
+
+/** A file of a message. The bytes live once per content hash in the blob store, never in a row. */
+export const messageAttachments = pgTable(
+  'message_attachments',
+  {
+    messageRowId: uuid('message_row_id')
+      .notNull()
+      .references(() => mailMessages.id, { onDelete: 'cascade' }),
+    position: bigint('position', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    filename: text('filename').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    contentType: text('content_type').notNull(),
+    qualifies: boolean('qualifies').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageRowId, t.position] }), index('message_attachments_sha_idx').on(t.sha256)],
+);
+
+/**
+ * An invoice found in mail (spec §3). One per document: `dedupe_key` is the content hash of its main document (or the
+ * Message-ID when it has none), so the same invoice reached through two accounts or two syncs is one row.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dedupeKey: text('dedupe_key').notNull(),
+    messageRowId: uuid('message_row_id')
+      .notNull()
+      .references(() => mailMessages.id, { onDelete: 'cascade' }),
+    vendor: text('vendor'),
+    email: text('email'),
+    /** The display string of spec §3 ("€1,234.50"); sums use amount_minor + currency. */
+    amount: text('amount'),
+    amountMinor: bigint('amount_minor', { mode: 'number' }),
+    currency: text('currency'),
+    invoiceDate: text('invoice_date'),
+    invoiceNumber: text('invoice_number'),
+    status: text('status', { enum: ['pending', 'uploaded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    driveFileId: text('drive_file_id'),
+    category: text('category').notNull().default('Invoice'),
+    details: text('details'),
+    extraction: jsonb('extraction'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('invoices_owner_dedupe_uq').on(t.ownerId, t.dedupeKey),
+    index('invoices_owner_date_idx').on(t.ownerId, sql`${t.invoiceDate} desc nulls last`),
+    index('invoices_owner_vendor_idx').on(t.ownerId, t.vendor),
+  ],
+);
+
+/** Which accounts an invoice was seen through (the `user_ids` filter). */
+export const invoiceAccounts = pgTable(
+  'invoice_accounts',
+  {
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => mailAccounts.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.invoiceId, t.accountId] }), index('invoice_accounts_account_idx').on(t.accountId)],
+);
+
+export type InvoiceRow = typeof invoices.$inferSelect;
