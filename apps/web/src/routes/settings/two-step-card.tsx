@@ -81,9 +81,15 @@ export function TwoStepCard() {
             <p className="text-sm text-slate-700">
               Add this key to your authenticator app, then enter the 6-digit code it shows.
             </p>
-            <p className="break-all rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm" aria-label="Secret key">
-              {enrolment.totp.secret}
-            </p>
+            <label className="block text-sm font-medium text-slate-700">
+              Secret key
+              <input
+                readOnly
+                className="mt-1 block w-full rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm"
+                value={enrolment.totp.secret}
+                onFocus={(e) => e.target.select()}
+              />
+            </label>
             <a className="text-sm text-indigo-600 underline" href={enrolment.totp.uri}>
               Open in an authenticator app
             </a>
