@@ -20,6 +20,10 @@ import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { ConfigError } from './errors';
 import type { HealthProbe } from './http/health.routes';
+import { LocalBlobStore } from './invoices/blob.store';
+import { IngestService } from './invoices/ingest.service';
+import { invoicesRoutes } from './invoices/invoices.routes';
+import { InvoicesService } from './invoices/invoices.service';
 import { JobQueue } from './jobs/job-queue';
 import { JobsRepository } from './jobs/jobs.repository';
 import { JobsService } from './jobs/jobs.service';
@@ -46,6 +50,9 @@ export interface Runtime {
   readonly jobs: JobsService;
   readonly accounts: AccountsService;
   readonly imapAccounts: ImapAccountsService;
+  /** Mail into the invoice store (import, sync). */
+  readonly ingest: IngestService;
+  readonly invoices: InvoicesService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -70,6 +77,12 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     const auth = await createAuthModule(config, database.db, users);
     const accounts = new AccountsService(new AccountsRepository(database.db));
     const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts);
+    const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+    const invoices = new InvoicesService(database.db, accounts, blobs);
+    // Field extraction is loaded on first use: `start` does not pay for PDF and OCR libraries.
+    const ingest = new IngestService(database.db, blobs, {
+      extract: async (input) => (await import('./extraction/extraction.service')).extractInvoiceFields(input),
+    });
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
     const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
       box: auth.box,
@@ -106,8 +119,11 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       jobs: new JobsService(jobsRepository),
       accounts,
       imapAccounts,
+      ingest,
+      invoices,
       routes: [
         accountsRoutes(accounts, imapAccounts),
+        invoicesRoutes(invoices),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,

@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config';
 import { buildApp } from '../src/http/app';
 import { JobsRepository } from '../src/jobs/jobs.repository';
 import { createLogger } from '../src/logger';
+import { buildMail } from '../src/mail/testing/mail-builder';
 import { createRuntime, type Runtime } from '../src/runtime';
 import { useTestDatabase } from './db';
 
@@ -25,7 +26,14 @@ describe('no cross-tenant reads or writes, on every route', () => {
   let harness: { app: Awaited<ReturnType<typeof buildApp>> };
   let accounts: AccountsService;
   let dataDir: string;
-  const a = { token: '', userId: '', accountIds: [] as string[], jobId: '', emails: [] as string[] };
+  const a = {
+    token: '',
+    userId: '',
+    accountIds: [] as string[],
+    jobId: '',
+    invoiceId: '',
+    emails: [] as string[],
+  };
   const b = { token: '', userId: '' };
 
   beforeAll(async () => {
@@ -72,6 +80,27 @@ describe('no cross-tenant reads or writes, on every route', () => {
       a.emails.push(email);
     }
     await accounts.connect(b.userId, { provider: 'imap', email: 'bob.mail@example.com' });
+    // An invoice of A's, reached through A's first account.
+    async function* oneMail() {
+      yield {
+        ok: true as const,
+        origin: 'xt-1',
+        source: buildMail({
+          from: 'Acme Billing <billing@acme.example>',
+          subject: 'Invoice A-1 for alice-secret-subject',
+          messageId: '<xt-1@example.com>',
+          attachments: [{ filename: 'invoice-a1.pdf', content: Buffer.from('%PDF-1.4 alice-secret-document') }],
+        }),
+      };
+    }
+    await runtime.ingest.ingest(a.userId, a.accountIds[0]!, oneMail());
+    const listed = await runtime.invoices.list(a.userId, {
+      page: 1,
+      limit: 20,
+      has_attachments: true,
+      user_ids: a.accountIds.join(','),
+    });
+    a.invoiceId = listed.invoices[0]!.id;
     a.jobId = crypto.randomUUID();
     await new JobsRepository(db).insert({ id: a.jobId, ownerId: a.userId, type: 'noop', payload: {} });
   });
@@ -90,6 +119,7 @@ describe('no cross-tenant reads or writes, on every route', () => {
       id: a.accountIds[1]!, // replaced per route family below
       factorId: crypto.randomUUID(),
       provider: 'google',
+      attachmentId: '0',
     };
     const calls: string[] = [];
     for (const [path, methods] of Object.entries(doc.paths)) {
@@ -99,7 +129,11 @@ describe('no cross-tenant reads or writes, on every route', () => {
           if (!(p in idFor)) throw new Error(`no id of A for path parameter {${p}} in ${method.toUpperCase()} ${path}`);
         }
         // Every id-bearing family gets A's id of that kind.
-        const ids = path.startsWith('/api/v1/jobs') ? { ...idFor, id: a.jobId } : idFor;
+        const ids = path.startsWith('/api/v1/jobs')
+          ? { ...idFor, id: a.jobId }
+          : path.startsWith('/api/v1/invoices')
+            ? { ...idFor, id: a.invoiceId }
+            : idFor;
         const url = path.replace(/\{(\w+)\}/g, (_, p: string) => ids[p]!);
         const query = `user_ids=${a.accountIds.join(',')}`;
         // A fresh session for every call: some routes (logout) end the one they are called with.
@@ -130,7 +164,17 @@ describe('no cross-tenant reads or writes, on every route', () => {
           expect(res.statusCode, `${method.toUpperCase()} ${path} was not reached as B`).not.toBe(401);
         }
         const body = res.body;
-        for (const secret of [a.userId, a.jobId, ...a.accountIds, ...a.emails, 'alice@example.com']) {
+        for (const secret of [
+          a.userId,
+          a.jobId,
+          a.invoiceId,
+          ...a.accountIds,
+          ...a.emails,
+          'alice@example.com',
+          'alice-secret-subject',
+          'alice-secret-document',
+          Buffer.from('%PDF-1.4 alice-secret-document').toString('base64'),
+        ]) {
           expect(body, `${method.toUpperCase()} ${path} leaked ${secret}`).not.toContain(secret);
         }
       }

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { INVOICE_CATEGORIES } from '../rules/category';
+
+/** An attachment on an invoice card: `data` (base64) is included up to a size cap; larger files are downloaded. */
+export const InvoiceAttachmentSchema = z.object({
+  id: z.string(),
+  filename: z.string(),
+  size: z.number().int(),
+  mimeType: z.string(),
+  data: z.string().optional(),
+});
+
+/** The Invoice entity of spec §3, plus what the cards and sums need. */
+export const InvoiceSchema = z.object({
+  id: z.string(),
+  vendor: z.string().nullable(),
+  email: z.string().nullable(),
+  amount: z.string().nullable(),
+  amount_minor: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  invoice_date: z.string().nullable(),
+  invoice_number: z.string().nullable(),
+  status: z.enum(['pending', 'uploaded', 'failed']),
+  drive_file_id: z.string().nullable(),
+  category: z.string(),
+  details: z.string().nullable(),
+  attachments: z.array(InvoiceAttachmentSchema),
+});
+export type Invoice = z.infer<typeof InvoiceSchema>;
+
+/** GET /invoices: filters of spec §7; `status` is the DISPLAY status (ready_to_process, missing, needs_action). */
+export const InvoiceListQuerySchema = z.object({
+  vendor: z.string().max(300).optional(),
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM')
+    .optional(),
+  search: z.string().max(300).optional(),
+  status: z.enum(['ready_to_process', 'missing', 'needs_action']).optional(),
+  category: z.enum(INVOICE_CATEGORIES).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(20),
+  has_attachments: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  user_ids: z.string().max(4000).optional(),
+});
+export type InvoiceListQuery = z.infer<typeof InvoiceListQuerySchema>;
+
+export const InvoiceListResponseSchema = z.object({
+  invoices: z.array(InvoiceSchema),
+  total: z.number().int(),
+  /** Every email scanned in the same accounts: 'Showing N likely invoices out of M total emails.' */
+  total_emails: z.number().int(),
+});
+export type InvoiceListResponse = z.infer<typeof InvoiceListResponseSchema>;
+
+/** GET /invoices/stats (spec §3), in the primary currency (the most used one), with every currency listed. */
+export const InvoiceStatsSchema = z.object({
+  total_invoices: z.number().int(),
+  total_amount: z.number(),
+  this_month_amount: z.number(),
+  last_month_amount: z.number(),
+  currency: z.string(),
+  by_currency: z.array(
+    z.object({
+      currency: z.string(),
+      total_amount: z.number(),
+      this_month_amount: z.number(),
+      last_month_amount: z.number(),
+      invoices: z.number().int(),
+    }),
+  ),
+});
+export type InvoiceStats = z.infer<typeof InvoiceStatsSchema>;
+
+export const InvoiceStatsQuerySchema = z.object({ user_ids: z.string().max(4000).optional() });
