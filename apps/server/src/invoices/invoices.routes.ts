@@ -11,7 +11,10 @@ import type { InvoicesService } from './invoices.service';
 
 /** RFC 6266 Content-Disposition: an ASCII fallback and the UTF-8 name, with nothing that could break the header. */
 export function contentDisposition(filename: string): string {
-  const clean = filename.replace(/[\r\n"\\/]/g, '_').replace(/[\u0000-\u001f\u007f]/g, '');
+  const clean = [...filename]
+    .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f)
+    .join('')
+    .replace(/["\\/]/g, '_');
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_') || 'attachment';
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(clean || 'attachment')}`;
 }
