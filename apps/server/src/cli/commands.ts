@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerExtractCommand } from './extract.command';
+import { registerImportCommand } from './import.command';
 import { registerMigrateCommand } from './migrate.command';
 import { registerScanCommand } from './scan.command';
 import { registerStartCommand } from './start.command';
@@ -11,5 +12,6 @@ export const commands: Array<(program: Command) => void> = [
   registerWorkerCommand,
   registerMigrateCommand,
   registerScanCommand,
+  registerImportCommand,
   registerExtractCommand,
 ];

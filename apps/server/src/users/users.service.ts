@@ -33,6 +33,11 @@ export class UsersService {
     return this.repository.findByEmail(normalizeEmail(email));
   }
 
+  /** The owner of this installation (the first person to sign up), if there is one yet. */
+  owner(): Promise<UserRow | undefined> {
+    return this.repository.findOwner(LOCAL_OWNER_EMAIL);
+  }
+
   async ownerExists(): Promise<boolean> {
     return (await this.repository.findOwner(LOCAL_OWNER_EMAIL)) !== undefined;
   }
