@@ -36,6 +36,8 @@ import { OidcSignInService } from './oidc/oidc-sign-in.service';
 import { ProviderAccessService } from './oidc/provider-access.service';
 import { syncTokenRoutes } from './oidc/sync-token.routes';
 import { TokenRefreshScheduler } from './oidc/token-refresh.scheduler';
+import { MailSyncService } from './sync/mail-sync.service';
+import { syncRoutes } from './sync/sync.routes';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
@@ -53,6 +55,7 @@ export interface Runtime {
   /** Mail into the invoice store (import, sync). */
   readonly ingest: IngestService;
   readonly invoices: InvoicesService;
+  readonly mailSync: MailSyncService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -96,7 +99,8 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
 
     // Services first, then the registry of job handlers that use them, then the queue.
     const jobsRepository = new JobsRepository(database.db);
-    const queue = new JobQueue(createJobRegistry({ providerAccess }), jobsRepository, {
+    const mailSync = new MailSyncService(database.db, accounts, imapAccounts, providerAccess, ingest);
+    const queue = new JobQueue(createJobRegistry({ providerAccess, mailSync }), jobsRepository, {
       connectionString: database.url,
       leaseSeconds: config.jobLeaseSeconds,
       timeoutSeconds: config.jobTimeoutSeconds,
@@ -121,9 +125,11 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       imapAccounts,
       ingest,
       invoices,
+      mailSync,
       routes: [
         accountsRoutes(accounts, imapAccounts),
         invoicesRoutes(invoices),
+        syncRoutes(queue, accounts),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,

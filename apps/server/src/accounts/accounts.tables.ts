@@ -91,3 +91,15 @@ export const imapSettings = pgTable('imap_settings', {
 });
 
 export type ImapSettingsRow = typeof imapSettings.$inferSelect;
+
+/** Where the last mail sync of an account stopped, for sources whose cursor is not per folder (Gmail's historyId). */
+export const mailSyncState = pgTable('mail_sync_state', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => mailAccounts.id, { onDelete: 'cascade' }),
+  ownerId: uuid('owner_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  cursor: jsonb('cursor'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { AppError } from '../errors';
 import type { ProviderAccessService } from '../oidc/provider-access.service';
+import type { MailSyncService } from '../sync/mail-sync.service';
 import { defineJob, type JobRegistry } from './job-registry';
 
 /**
@@ -25,11 +27,46 @@ export const noopJob = defineJob({
 /** What the product's job handlers need; built by the runtime before the queue. */
 export interface JobDependencies {
   providerAccess: ProviderAccessService;
+  mailSync: MailSyncService;
+}
+
+const syncPayload = z.object({
+  account_ids: z.array(z.string().uuid()).max(100).optional(),
+  initial_setup: z.boolean().optional(),
+});
+
+function summary(results: Array<{ ok: boolean; email: string; message: string }>): string {
+  if (results.length === 0) return 'No mail account is connected yet';
+  return results.map((r) => `${r.email}: ${r.ok ? '' : 'failed: '}${r.message}`).join('; ');
 }
 
 export function createJobRegistry(deps: JobDependencies) {
   return {
     noop: noopJob,
+    gmail_sync: defineJob({
+      // The spec's name: the mail sync of every source of the accounts in scope (IMAP, Gmail API).
+      payload: syncPayload,
+      async handler({ ownerId, payload, progress, signal }) {
+        const results = await deps.mailSync.sync(ownerId, payload.account_ids, { signal, progress });
+        if (results.length > 0 && results.every((r) => !r.ok)) {
+          throw new AppError(summary(results), { code: 'sync_failed', status: 502 });
+        }
+        return summary(results);
+      },
+    }),
+    full_sync: defineJob({
+      // Mail sync (with field extraction as messages are stored), then the drive upload step.
+      payload: syncPayload,
+      async handler({ ownerId, payload, progress, signal }) {
+        await progress(5, payload.initial_setup ? 'First sync of your mailboxes' : 'Syncing mail');
+        const results = await deps.mailSync.sync(ownerId, payload.account_ids, {
+          signal,
+          progress: (percent, message) => progress(5 + percent * 0.85, message),
+        });
+        await progress(95, 'Drive upload is not available yet on this server');
+        return `${summary(results)}. Drive upload: not available yet.`;
+      },
+    }),
     token_refresh: defineJob({
       // Refreshes the person's provider access before it expires; a refused grant marks that account only.
       payload: z.object({}),

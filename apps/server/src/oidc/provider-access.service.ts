@@ -43,6 +43,13 @@ export class ProviderAccessService {
     return (await this.refreshOne(ownerId, account.userId, account.provider, account.email)).accessToken;
   }
 
+  /** A new access token now, after the provider refused the one it had (401). */
+  async refreshedAccessToken(ownerId: string, accountId: string): Promise<string> {
+    const account = (await this.accounts.list(ownerId)).accounts.find((a) => a.userId === accountId);
+    if (!account) throw new AppError('Account not found', { code: 'not_found', status: 404 });
+    return (await this.refreshOne(ownerId, account.userId, account.provider, account.email)).accessToken;
+  }
+
   async status(ownerId: string): Promise<TokenStatusResponse> {
     const { accounts } = await this.accounts.list(ownerId);
     const result: AccountTokenStatus[] = [];
