@@ -124,7 +124,7 @@ describe('mail sync of an IMAP account', () => {
     expect(again[0]).toMatchObject({ ok: true, messages: 0, invoices: 0 });
   });
 
-  it('reports an unreachable server on each account as that account'\''s result, never crashing the sync', async () => {
+  it('reports an unreachable server as each account’s own result, never crashing the sync', async () => {
     await runtime.imapAccounts.connect(ownerId, {
       email: 'second@example.com',
       host: dovecot.host,
