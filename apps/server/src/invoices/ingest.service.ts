@@ -14,6 +14,14 @@ import { scanMessage } from '../mail/scan.service';
 import type { BlobStore } from './blob.store';
 import { invoiceAccounts, invoices, mailMessages, messageAttachments } from './invoices.tables';
 
+/** The text the list's search runs over (spec §5), lower-cased once here so one trigram index serves it. */
+export function searchTextOf(parts: Array<string | null | undefined>): string {
+  return parts
+    .filter((p): p is string => Boolean(p))
+    .join('\n')
+    .toLowerCase();
+}
+
 export interface IngestProgress {
   seen: number;
   added: number;
@@ -126,6 +134,14 @@ export class IngestService {
             invoiceNumber: found.invoice_number,
             category: invoiceCategory([message.subject, ...found.attachments.map((a) => a.filename)]),
             details: message.subject,
+            searchText: searchTextOf([
+              found.vendor,
+              found.email,
+              message.from?.name,
+              message.subject,
+              found.invoice_number,
+              ...message.attachments.map((a) => a.filename),
+            ]),
             extraction: {
               source_fields: {
                 amount: found.amount,

@@ -91,12 +91,18 @@ export const invoices = pgTable(
     category: text('category').notNull().default('Invoice'),
     details: text('details'),
     extraction: jsonb('extraction'),
+    /** Lower-cased vendor, sender, subject, details, invoice number and file names: the search of spec §5, one index. */
+    searchText: text('search_text').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('invoices_owner_dedupe_uq').on(t.ownerId, t.dedupeKey),
     index('invoices_owner_date_idx').on(t.ownerId, sql`${t.invoiceDate} desc nulls last`),
     index('invoices_owner_vendor_idx').on(t.ownerId, t.vendor),
+    index('invoices_owner_status_date_idx').on(t.ownerId, t.status, sql`${t.invoiceDate} desc nulls last`),
+    index('invoices_owner_category_date_idx').on(t.ownerId, t.category, sql`${t.invoiceDate} desc nulls last`),
+    index('invoices_message_idx').on(t.messageRowId),
+    index('invoices_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
 

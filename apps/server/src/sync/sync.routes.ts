@@ -5,7 +5,8 @@ import type { AccountsService } from '../accounts/accounts.service';
 import type { JobQueue } from '../jobs/job-queue';
 import type { AppJobRegistry } from '../jobs/registry';
 
-const SyncBodySchema = z.object({ user_ids: z.array(z.string()).max(100).optional() }).optional();
+// The starters are often called with no body at all (null), or an empty one.
+const SyncBodySchema = z.object({ user_ids: z.array(z.string()).max(100).optional() }).nullish();
 
 /** The sync starters of spec §7; each returns the job id to poll. */
 export function syncRoutes(queue: JobQueue<AppJobRegistry>, accounts: AccountsService): FastifyPluginAsyncZod {
