@@ -4,7 +4,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 export const OWNER = { email: 'olive@example.com', password: 'correct horse battery staple', name: 'Olive Owner' };
 
 /** Signs the owner in through the API and hands the session to the page's storage, as the sign-in form would. */
-export async function signInAsOwner(page: Page, request: APIRequestContext): Promise<void> {
+export async function signInAsOwner(page: Page, request: APIRequestContext): Promise<string> {
   const res = await request.post('/api/v1/auth/local/signin', {
     data: { email: OWNER.email, password: OWNER.password },
   });
@@ -28,4 +28,5 @@ export async function signInAsOwner(page: Page, request: APIRequestContext): Pro
       }),
     );
   }, session);
+  return session.token;
 }

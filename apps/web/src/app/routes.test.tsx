@@ -219,7 +219,8 @@ describe('routes', () => {
     for (const key of ['backend_jwt', 'multiAuth', 'multi_account_session', 'last_auth_error', 'auth_error_count']) {
       expect(localStorage.getItem(key)).toBeNull();
     }
-    expect(await screen.findByRole('button', { name: 'Get Started Free' })).toBeInTheDocument();
+    // The landing waits for /me to answer 401 again; give a loaded machine time.
+    expect(await screen.findByRole('button', { name: 'Get Started Free' }, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it('refreshes all data with a toast', async () => {

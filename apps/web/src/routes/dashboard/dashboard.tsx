@@ -1,9 +1,10 @@
-import { FileText, History, Landmark, type LucideIcon, RefreshCw } from 'lucide-react';
+import { History, Landmark, type LucideIcon, RefreshCw } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
+import { RecentInvoices, StatCards } from './dashboard-invoices';
 
 const QUICK_ACTIONS: ReadonlyArray<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/invoice-analysis', label: 'Sync Gmail Invoices', icon: RefreshCw },
@@ -11,11 +12,12 @@ const QUICK_ACTIONS: ReadonlyArray<{ to: string; label: string; icon: LucideIcon
   { to: '/history', label: 'View History', icon: History },
 ];
 
-/** Spec §2 Dashboard. Invoice and statement data arrive with their modules; until then the empty states show. */
+/** Spec §2 Dashboard. Bank statements arrive with the bank module; until then their empty state shows. */
 export function DashboardRoute() {
   return (
     <>
       <PageHeader title="Dashboard" description="An overview of your invoices and bank statements." />
+      <StatCards />
       <Card className="mb-6">
         <CardHeader>
           <CardTitle>Quick Actions</CardTitle>
@@ -30,23 +32,7 @@ export function DashboardRoute() {
         </CardContent>
       </Card>
       <div className="grid gap-6 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle>Recent Invoices</CardTitle>
-            <CardDescription>The latest invoices found in your mail.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <EmptyState
-              icon={FileText}
-              title="No invoices processed yet"
-              action={
-                <Link to="/invoice-analysis" className={buttonClasses('primary', 'sm')}>
-                  Sync Gmail Invoices
-                </Link>
-              }
-            />
-          </CardContent>
-        </Card>
+        <RecentInvoices />
         <Card>
           <CardHeader>
             <CardTitle>Bank Statements</CardTitle>

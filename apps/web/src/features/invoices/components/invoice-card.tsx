@@ -1,0 +1,114 @@
+import {
+  displayStatus,
+  formatFileSize,
+  formatInvoiceAmount,
+  formatShortUsDate,
+  type Invoice,
+  isPreviewableDataUrl,
+} from '@invoicebox/core';
+import { Download, Eye, HardDrive, Paperclip } from 'lucide-react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+
+const dataUrl = (a: Invoice['attachments'][number]) => `data:${a.mimeType};base64,${a.data ?? ''}`;
+
+/** Spec §2 View: every attachment in a popup window sized at 75% of the screen. */
+function viewAttachments(invoice: Invoice) {
+  const width = Math.round(window.screen.width * 0.75);
+  const height = Math.round(window.screen.height * 0.75);
+  const popup = window.open('', '_blank', `width=${width},height=${height}`);
+  if (!popup) return;
+  const doc = popup.document;
+  doc.title = invoice.vendor ?? 'Attachments';
+  for (const a of invoice.attachments) {
+    const url = dataUrl(a);
+    const heading = doc.createElement('h3');
+    heading.textContent = a.filename;
+    doc.body.append(heading);
+    if (a.data && isPreviewableDataUrl(url)) {
+      const frame = doc.createElement(a.mimeType.startsWith('image/') ? 'img' : 'iframe');
+      frame.setAttribute('src', url);
+      frame.setAttribute('style', 'width:100%;height:80vh;border:0');
+      doc.body.append(frame);
+    } else {
+      const p = doc.createElement('p');
+      p.textContent = 'No preview for this file; use Download.';
+      doc.body.append(p);
+    }
+  }
+}
+
+/** Spec §2 Download: each attachment saved from its base64 data (large files from the download endpoint). */
+function download(invoice: Invoice) {
+  for (const a of invoice.attachments) {
+    const link = document.createElement('a');
+    link.href = a.data ? dataUrl(a) : `/api/v1/invoices/${invoice.id}/attachments/${a.id}`;
+    link.download = a.filename;
+    link.click();
+  }
+}
+
+export function InvoiceCard({ invoice }: { invoice: Invoice }) {
+  const status = displayStatus(invoice);
+  const badge = status.badge === 'destructive' ? 'destructive' : status.badge === 'default' ? 'success' : 'warning';
+  return (
+    <Card>
+      <CardContent className="space-y-3 pt-6">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h3 className="truncate font-semibold text-slate-900">{invoice.vendor || 'Unknown Vendor'}</h3>
+            <p className="truncate text-sm text-slate-500">{invoice.email}</p>
+          </div>
+          <div className="text-right">
+            <p className="font-semibold text-slate-900">{formatInvoiceAmount(invoice.amount, invoice.currency)}</p>
+            <p className="text-sm text-slate-500">{formatShortUsDate(invoice.invoice_date)}</p>
+          </div>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Badge variant={badge}>{status.label}</Badge>
+          <Badge variant="outline">{invoice.category}</Badge>
+          {invoice.invoice_number ? <Badge variant="secondary">No. {invoice.invoice_number}</Badge> : null}
+        </div>
+        {invoice.details ? <p className="line-clamp-2 text-sm text-slate-600">{invoice.details}</p> : null}
+        {invoice.attachments.length > 0 ? (
+          <ul className="space-y-1 text-sm text-slate-600">
+            {invoice.attachments.map((a) => (
+              <li key={a.id} className="flex items-center gap-2">
+                <Paperclip className="h-3.5 w-3.5 text-slate-400" aria-hidden="true" />
+                <span className="truncate">{a.filename}</span>
+                <span className="text-slate-400">{formatFileSize(a.size)}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => viewAttachments(invoice)}
+            disabled={!invoice.attachments.length}
+          >
+            <Eye className="h-4 w-4" aria-hidden="true" />
+            View
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => download(invoice)} disabled={!invoice.attachments.length}>
+            <Download className="h-4 w-4" aria-hidden="true" />
+            Download
+          </Button>
+          {invoice.status === 'uploaded' ? (
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!invoice.drive_file_id}
+              onClick={() => window.open(`/api/v1/drive/files/${invoice.drive_file_id}`, '_blank', 'noopener')}
+            >
+              <HardDrive className="h-4 w-4" aria-hidden="true" />
+              Drive
+            </Button>
+          ) : null}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

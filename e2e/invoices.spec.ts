@@ -1,0 +1,103 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { ImapFlow } from 'imapflow';
+import { buildMail } from '../apps/server/src/mail/testing/mail-builder';
+import { startDovecot, type TestDovecot } from '../apps/server/test/dovecot';
+import { signInAsOwner } from './owner';
+
+const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));
+const datasets = fileURLToPath(new URL('../../shared/datasets/invoices-pdf/', import.meta.url));
+
+let dovecot: TestDovecot;
+test.beforeAll(async () => {
+  dovecot = await startDovecot({ ivan: 'pw' });
+  const client = new ImapFlow({
+    host: dovecot.host,
+    port: dovecot.imapPort,
+    secure: false,
+    auth: { user: 'ivan', pass: 'pw' },
+    logger: false,
+    doSTARTTLS: false,
+  });
+  await client.connect();
+  const mails: Array<[string, string, string]> = [
+    ['Amazon Web Services <aws-billing@amazon.example>', 'Your AWS invoice', 'AmazonWebServices.pdf'],
+    ['Coolblue <factuur@coolblue.example>', 'Je factuur', 'coolblue1.pdf'],
+    ['QualityHosting <billing@qualityhosting.example>', 'Rechnung', 'QualityHosting.pdf'],
+  ];
+  for (const [i, [from, subject, file]] of mails.entries()) {
+    await client.append(
+      'INBOX',
+      buildMail({
+        from,
+        subject,
+        messageId: `<e2e-${i}@example.com>`,
+        attachments: [{ filename: `invoice-${file}`, content: await fs.readFile(path.join(datasets, file)) }],
+      }),
+    );
+  }
+  await client.append('INBOX', buildMail({ from: 'Shop News <news@shop.example>', subject: 'Our newsletter' }));
+  await client.logout();
+});
+test.afterAll(async () => {
+  await dovecot?.dispose();
+});
+
+test('Invoice Analysis syncs a real mailbox and shows the invoices read from their PDFs; the dashboard sums them', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const token = await signInAsOwner(page, request);
+  const connected = await request.post('/api/v1/gmail/accounts/imap', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      email: 'ivan@mail.test',
+      host: dovecot.host,
+      port: dovecot.imapPort,
+      secure: false,
+      username: 'ivan',
+      password: 'pw',
+    },
+  });
+  expect(connected.ok()).toBe(true);
+  const account = (await connected.json()) as { userId: string };
+  await request.post(`/api/v1/gmail/accounts/${account.userId}/activate`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  await request.put('/api/v1/gmail/accounts/scope', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { selectedScope: 'current', selectedUserIds: [] },
+  });
+
+  await page.goto('/invoice-analysis');
+  await expect(page.getByRole('heading', { level: 1, name: 'Invoice Analysis' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sync Gmail' }).click();
+  await expect(page.getByRole('button', { name: 'Run Full Sync' })).toBeDisabled();
+  await expect(page.getByRole('heading', { name: 'Amazon Web Services' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Showing 3 likely invoices out of 4 total emails.', { exact: false })).toBeVisible();
+  // Read from the PDF itself: the AWS total and its invoice number.
+  await expect(page.getByText('$4.11')).toBeVisible();
+  await expect(page.getByText('No. 42183017')).toBeVisible();
+  await expect(
+    page.locator('main').getByText('Needs Action', { exact: true }).locator('visible=true').first(),
+  ).toBeVisible();
+
+  await page.getByLabel('Vendor').selectOption('Coolblue B.V.');
+  await expect(page.getByText('1 invoices found')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear Filters' }).click();
+  await page.getByLabel('Search').fill('Rechnung');
+  await page.getByLabel('Search').press('Enter');
+  await expect(page.getByText('1 invoices found')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear Filters' }).click();
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: shot('invoice-analysis'), fullPage: true });
+
+  await page.goto('/dashboard');
+  await expect(page.getByText('Total Invoices')).toBeVisible();
+  await expect(page.getByRole('heading', { name: '3', exact: true })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: shot('dashboard'), fullPage: true });
+});
