@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { ValidationError } from '../errors';
 
 /** Content-addressed file storage: bytes are stored once per SHA-256 and found by it. */
@@ -9,6 +11,8 @@ export interface BlobStore {
   put(sha256: string, bytes: Uint8Array): Promise<void>;
   get(sha256: string): Promise<Buffer>;
   has(sha256: string): Promise<boolean>;
+  /** The bytes as a stream (downloads never hold a whole file in memory). */
+  stream(sha256: string): Readable;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -18,7 +22,7 @@ export class LocalBlobStore implements BlobStore {
   constructor(private readonly root: string) {}
 
   /** The only way a path is built here, from a validated hex hash: it cannot leave the root. */
-  private pathOf(sha256: string): string {
+  pathOf(sha256: string): string {
     if (!SHA256.test(sha256)) throw new ValidationError('not a SHA-256 hex digest');
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
@@ -34,6 +38,10 @@ export class LocalBlobStore implements BlobStore {
 
   get(sha256: string): Promise<Buffer> {
     return fs.readFile(this.pathOf(sha256));
+  }
+
+  stream(sha256: string): Readable {
+    return createReadStream(this.pathOf(sha256));
   }
 
   async has(sha256: string): Promise<boolean> {

@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/db';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
 import { users } from '../db/schema';
 import { readRawMailPath } from '../mail/mail-path.reader';
-import { mailDatasets } from '../mail/testing/mail-builder';
+import { buildMail, mailDatasets } from '../mail/testing/mail-builder';
 import { LocalBlobStore } from './blob.store';
 import { IngestService } from './ingest.service';
 import { invoiceAccounts, invoices, mailMessages } from './invoices.tables';
@@ -86,5 +86,37 @@ describe('ingesting mail into the invoice store', () => {
     expect(after.invoices).toBe(before.invoices);
     expect(after.links).toBe(before.links * 2);
     expect(after.messages).toBe(before.messages * 2);
+    const rows = await t()
+      .database.db.select({ accountIds: invoices.accountIds, search: invoices.searchText })
+      .from(invoices);
+    for (const row of rows) {
+      expect(row.accountIds.sort()).toEqual([accountA, accountB].sort());
+      expect(row.search).toBe(row.search.toLowerCase());
+    }
+  });
+
+  it('records a failed extraction on the invoice and goes on', async () => {
+    const { db } = t().database;
+    const failing = new IngestService(db, new LocalBlobStore(dir), {
+      extract: async () => {
+        throw new Error('the PDF is broken');
+      },
+    });
+    async function* one() {
+      yield {
+        ok: true as const,
+        origin: 'broken-1',
+        source: buildMail({
+          messageId: '<broken-1@x>',
+          subject: 'Invoice 77',
+          attachments: [{ filename: 'invoice-77.pdf', content: '%PDF-1.4 broken' }],
+        }),
+      };
+    }
+    const result = await failing.ingest(ownerId, accountA, one());
+    expect(result).toMatchObject({ added: 1, invoices: 1 });
+    const [row] = await db.select().from(invoices).where(eq(invoices.details, 'Invoice 77'));
+    expect(row).toMatchObject({ amount: null, amountMinor: null, hasAttachments: true });
+    expect(row!.extraction).toMatchObject({ errors: [{ filename: 'invoice-77.pdf', error: 'the PDF is broken' }] });
   });
 });

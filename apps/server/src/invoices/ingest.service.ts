@@ -5,7 +5,7 @@ import {
   invoiceCategory,
   qualifyingAttachments,
 } from '@invoicebox/core';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { FieldExtractor } from '../mail/field-extractor';
 import type { RawMail } from '../mail/mail-message';
@@ -73,9 +73,13 @@ export class IngestService {
       }
       const message = parsed.message;
       for (const attachment of message.attachments) await this.blobs.put(attachment.sha256, attachment.content);
+      const extractionErrors: Array<{ filename: string; error: string }> = [];
       const found = await scanMessage(message, {
         extractor: this.extractor,
         attachmentsRequired: options.attachmentsRequired ?? true,
+        // A failed extraction is recorded on the invoice, never fatal.
+        onExtractionError: (_origin, filename, error) =>
+          extractionErrors.push({ filename, error: error instanceof Error ? error.message : String(error) }),
       });
       const qualifying = new Set(qualifyingAttachments(message.attachments).map((a) => a.sha256));
       const created = await this.db.transaction(async (tx) => {
@@ -134,6 +138,8 @@ export class IngestService {
             invoiceNumber: found.invoice_number,
             category: invoiceCategory([message.subject, ...found.attachments.map((a) => a.filename)]),
             details: message.subject,
+            accountIds: [accountId],
+            hasAttachments: qualifying.size > 0,
             searchText: searchTextOf([
               found.vendor,
               found.email,
@@ -143,6 +149,7 @@ export class IngestService {
               ...message.attachments.map((a) => a.filename),
             ]),
             extraction: {
+              ...(extractionErrors.length > 0 ? { errors: extractionErrors } : {}),
               source_fields: {
                 amount: found.amount,
                 currency: found.currency,
@@ -151,7 +158,11 @@ export class IngestService {
               },
             },
           })
-          .onConflictDoNothing({ target: [invoices.ownerId, invoices.dedupeKey] });
+          .onConflictDoUpdate({
+            target: [invoices.ownerId, invoices.dedupeKey],
+            set: { accountIds: sql`${invoices.accountIds} || ${sql`array[${accountId}::uuid]`}` },
+            setWhere: sql`not (${accountId}::uuid = any(${invoices.accountIds}))`,
+          });
         const [invoice] = await tx
           .select({ id: invoices.id })
           .from(invoices)

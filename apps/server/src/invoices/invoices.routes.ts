@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
 import {
+  AccountInvoicesResponseSchema,
+  InvoiceExportQuerySchema,
   InvoiceListQuerySchema,
   InvoiceListResponseSchema,
   InvoiceStatsQuerySchema,
@@ -7,7 +10,49 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../errors';
-import type { InvoicesService } from './invoices.service';
+import type { ExportRow, InvoicesService } from './invoices.service';
+
+const EXPORT_COLUMNS = [
+  'id',
+  'vendor',
+  'email',
+  'amount',
+  'amount_minor',
+  'currency',
+  'invoice_date',
+  'invoice_number',
+  'status',
+  'category',
+  'details',
+  'drive_file_id',
+  'attachments',
+] as const satisfies ReadonlyArray<keyof ExportRow>;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled. A text starting with
+ * = + - @ (or tab/CR) is prefixed with ' so that a spreadsheet does not run it as a formula.
+ */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+async function* csvLines(rows: AsyncIterable<ExportRow>): AsyncGenerator<string> {
+  yield `${EXPORT_COLUMNS.join(',')}\r\n`;
+  for await (const row of rows) yield `${EXPORT_COLUMNS.map((c) => csvField(row[c])).join(',')}\r\n`;
+}
+
+async function* jsonLines(rows: AsyncIterable<ExportRow>): AsyncGenerator<string> {
+  yield '{"invoices":[';
+  let first = true;
+  for await (const row of rows) {
+    yield `${first ? '' : ','}\n${JSON.stringify(row)}`;
+    first = false;
+  }
+  yield '\n]}\n';
+}
 
 /** RFC 6266 Content-Disposition: an ASCII fallback and the UTF-8 name, with nothing that could break the header. */
 export function contentDisposition(filename: string): string {
@@ -17,6 +62,13 @@ export function contentDisposition(filename: string): string {
     .replace(/["\\/]/g, '_');
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_') || 'attachment';
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(clean || 'attachment')}`;
+}
+
+/** A stored content type goes out only when it is a plain `type/subtype`; anything else is generic binary. */
+export function safeContentType(value: string | null | undefined): string {
+  return value && /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(value)
+    ? value.toLowerCase()
+    : 'application/octet-stream';
 }
 
 export function invoicesRoutes(service: InvoicesService): FastifyPluginAsyncZod {
@@ -32,6 +84,40 @@ export function invoicesRoutes(service: InvoicesService): FastifyPluginAsyncZod 
         },
       },
       async (request) => service.list(request.user.id, request.query),
+    );
+
+    app.get(
+      '/gmail/accounts/invoices',
+      {
+        schema: {
+          tags: ['invoices'],
+          summary: 'The invoice list grouped per connected account in scope, with the filters of GET /invoices',
+          querystring: InvoiceListQuerySchema,
+          response: { 200: AccountInvoicesResponseSchema },
+        },
+      },
+      async (request) => service.listByAccount(request.user.id, request.query),
+    );
+
+    app.get(
+      '/invoices/export',
+      {
+        schema: {
+          tags: ['invoices'],
+          summary: 'The filtered invoices as a CSV (RFC 4180, formula-safe) or JSON file, streamed, newest first',
+          querystring: InvoiceExportQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const { format, ...filters } = request.query;
+        const rows = service.exportRows(request.user.id, filters);
+        const day = new Date().toISOString().slice(0, 10);
+        return reply
+          .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+          .header('content-disposition', contentDisposition(`invoices-${day}.${format}`))
+          .header('cache-control', 'no-store')
+          .send(Readable.from(format === 'csv' ? csvLines(rows) : jsonLines(rows)));
+      },
     );
 
     app.get(
@@ -57,13 +143,15 @@ export function invoicesRoutes(service: InvoicesService): FastifyPluginAsyncZod 
         },
       },
       async (request, reply) => {
-        const found = await service.attachment(request.user.id, request.params.id, request.params.attachmentId);
+        const found = await service.attachmentStream(request.user.id, request.params.id, request.params.attachmentId);
         if (!found) throw new NotFoundError('Attachment not found');
         return reply
-          .header('content-type', found.contentType || 'application/octet-stream')
+          .header('content-type', safeContentType(found.contentType))
+          .header('content-length', found.size)
           .header('content-disposition', contentDisposition(found.filename))
           .header('x-content-type-options', 'nosniff')
-          .send(found.bytes);
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .send(found.stream);
       },
     );
   };

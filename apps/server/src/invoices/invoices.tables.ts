@@ -93,6 +93,10 @@ export const invoices = pgTable(
     extraction: jsonb('extraction'),
     /** Lower-cased vendor, sender, subject, details, invoice number and file names: the search of spec §5, one index. */
     searchText: text('search_text').notNull().default(''),
+    /** The accounts it was seen through, copied from invoice_accounts so the list filters one row, not a join. */
+    /** Whether its message has a qualifying file (the list's default `has_attachments` filter, without a join). */
+    hasAttachments: boolean('has_attachments').notNull().default(false),
+    accountIds: uuid('account_ids').array().notNull().default(sql`'{}'::uuid[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -102,6 +106,7 @@ export const invoices = pgTable(
     index('invoices_owner_status_date_idx').on(t.ownerId, t.status, sql`${t.invoiceDate} desc nulls last`),
     index('invoices_owner_category_date_idx').on(t.ownerId, t.category, sql`${t.invoiceDate} desc nulls last`),
     index('invoices_message_idx').on(t.messageRowId),
+    index('invoices_account_ids_idx').using('gin', t.accountIds),
     index('invoices_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );

@@ -3,11 +3,17 @@ import { INVOICE_CATEGORIES } from '../rules/category';
 
 /** An attachment on an invoice card: `data` (base64) is included up to a size cap; larger files are downloaded. */
 export const InvoiceAttachmentSchema = z.object({
+  /** For GET /invoices/{id}/attachments/{attachmentId}. */
   id: z.string(),
   filename: z.string(),
   size: z.number().int(),
   mimeType: z.string(),
-  data: z.string().optional(),
+  data: z
+    .string()
+    .optional()
+    .describe(
+      'The file as base64, present only for files up to 1 MiB and up to 8 MiB of files per response; otherwise absent: download the file from /invoices/{id}/attachments/{attachmentId}',
+    ),
 });
 
 /** The Invoice entity of spec §3, plus what the cards and sums need. */
@@ -55,6 +61,23 @@ export const InvoiceListResponseSchema = z.object({
   total_emails: z.number().int(),
 });
 export type InvoiceListResponse = z.infer<typeof InvoiceListResponseSchema>;
+
+/** GET /gmail/accounts/invoices: the list of GET /invoices per account in scope (same filters, paged per account). */
+export const AccountInvoicesResponseSchema = z.object({
+  accounts: z.array(
+    InvoiceListResponseSchema.extend({
+      user_id: z.string(),
+      email: z.string(),
+    }),
+  ),
+});
+export type AccountInvoicesResponse = z.infer<typeof AccountInvoicesResponseSchema>;
+
+/** GET /invoices/export: the filters of the list (no paging), as a CSV or JSON file, streamed. */
+export const InvoiceExportQuerySchema = InvoiceListQuerySchema.omit({ page: true, limit: true }).extend({
+  format: z.enum(['csv', 'json']).default('csv'),
+});
+export type InvoiceExportQuery = z.infer<typeof InvoiceExportQuerySchema>;
 
 /** GET /invoices/stats (spec §3), in the primary currency (the most used one), with every currency listed. */
 export const InvoiceStatsSchema = z.object({
