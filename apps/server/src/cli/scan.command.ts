@@ -30,8 +30,8 @@ export function registerScanCommand(program: Command): void {
         extractor = { extract: (input) => extractInvoiceFields(input) };
         closeExtraction = async () => {
           // OCR workers keep the process alive; they exist only if an image or scanned PDF was read.
-          const { terminateSharedOcrEngine } = await import('../extraction/ocr/ocr.pipeline');
-          await terminateSharedOcrEngine();
+          const { shutdownExtraction } = await import('../extraction/index');
+          await shutdownExtraction();
         };
       }
       let unreadable = 0;

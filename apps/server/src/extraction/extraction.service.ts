@@ -168,22 +168,23 @@ async function run(
     source = 'text';
     metaKind = 'text';
   } else if (kind === 'pdf') {
-    const { openPdf, readPdfText, renderPdfPage, PdfReadError } = await import('./pdf/pdf.reader');
-    let pdf: Awaited<ReturnType<typeof openPdf>>;
+    const { openPdf, renderPdfPage, PdfReadError } = await import('./pdf/pdf.reader');
+    const { readPdfTextIsolated } = await import('./pdf/pdf.isolate');
+    // The text step runs in a worker thread with its own hard limit, so a PDF that makes pdf.js spin is stopped.
+    let text: Awaited<ReturnType<typeof readPdfTextIsolated>>;
     try {
-      pdf = await openPdf(bytes);
+      text = await readPdfTextIsolated(bytes, limits.maxPages, limits.timeoutMs);
     } catch (error) {
       if (error instanceof PdfReadError) throw new ExtractionError(error.code, error.message);
-      throw error;
+      throw new ExtractionError('pdf_invalid', `Could not read the PDF: ${(error as Error).message}`);
     }
+    // The document is opened in this thread only when scanned pages must be rendered for OCR.
+    let pdf: Awaited<ReturnType<typeof openPdf>> | null = null;
+    const getPdf = async () => {
+      pdf ??= await openPdf(bytes);
+      return pdf;
+    };
     try {
-      let text: Awaited<ReturnType<typeof readPdfText>>;
-      try {
-        text = await readPdfText(pdf, limits.maxPages);
-      } catch (error) {
-        if (error instanceof PdfReadError) throw new ExtractionError(error.code, error.message);
-        throw new ExtractionError('pdf_invalid', `Could not read the PDF: ${(error as Error).message}`);
-      }
       result.meta.pages = text.pages;
       // 1. Embedded e-invoice: the well-known names first, then any XML attachment.
       const xmls = (options.einvoice === false ? [] : [...text.attachments]).sort(
@@ -217,7 +218,7 @@ async function run(
       const scanned = text.charsPerPage.map((n, i) => (n < 20 ? i + 1 : 0)).filter((p) => p > 0);
       if (scanned.length && options.ocr !== false) {
         const pick = pickOcrPages(scanned, limits.maxOcrPages);
-        ocrImages = pick.map((p) => () => renderPdfPage(pdf, p, 300));
+        ocrImages = pick.map((p) => async () => renderPdfPage(await getPdf(), p, 300));
         if (!textPages.size) {
           source = 'ocr';
           if (metaKind !== 'einvoice') metaKind = 'ocr';
@@ -230,7 +231,7 @@ async function run(
         lines = mergeLines(lines, ocrLines);
       }
     } finally {
-      await pdf.destroy().catch(() => undefined);
+      await (pdf as { destroy(): Promise<void> } | null)?.destroy().catch(() => undefined);
     }
   } else if (kind === 'png' || kind === 'jpeg') {
     const { imageSize, decodeImage } = await import('./ocr/image.loader');

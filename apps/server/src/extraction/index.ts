@@ -55,10 +55,11 @@ export async function createOcrEngine(languages?: string[]) {
   return create(languages);
 }
 
-/** Terminates the module-wide OCR worker (started on the first scan when no engine was passed). */
+/** Terminates the module-wide OCR worker (started on the first scan when no engine was passed) and the PDF worker. */
 export async function shutdownExtraction(): Promise<void> {
   const { terminateSharedOcrEngine } = await import('./ocr/ocr.pipeline');
-  await terminateSharedOcrEngine();
+  const { terminatePdfWorker } = await import('./pdf/pdf.isolate');
+  await Promise.all([terminateSharedOcrEngine(), terminatePdfWorker()]);
 }
 
 /** The five public fields, exactly as `invoicebox extract --json` prints them. */

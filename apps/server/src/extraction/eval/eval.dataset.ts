@@ -127,3 +127,44 @@ async function imageToPdf(image: Uint8Array, format: 'png' | 'jpeg'): Promise<Ui
   doc.addPage([w, h]).drawImage(img, { x: 0, y: 0, width: w, height: h });
   return doc.save();
 }
+
+export const FAMILIES_VERSION = 1;
+
+export interface FamilyManifest {
+  version: number;
+  /** Family A (invoice.family-a.ts): the development set for rule work. */
+  familyA: EvalItem[];
+  /** Family B (invoice.family-b.ts): held out; look at its score only, never at its single failures. */
+  familyB: EvalItem[];
+}
+
+/** Builds families A and B (18 files per language each, fixed seeds) under .tmp/extraction-eval/families. */
+export async function buildFamilies(perLang = 18): Promise<FamilyManifest> {
+  const { generateFamilyA } = await import('./invoice.family-a');
+  const { generateFamilyB } = await import('./invoice.family-b');
+  const dir = path.join(cacheDir(), 'families');
+  const manifestPath = path.join(dir, 'manifest.json');
+  if (existsSync(manifestPath)) {
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as FamilyManifest & { perLang?: number };
+    if (m.version === FAMILIES_VERSION && m.perLang === perLang) return m;
+  }
+  mkdirSync(path.join(dir, 'a'), { recursive: true });
+  mkdirSync(path.join(dir, 'b'), { recursive: true });
+  const familyA: EvalItem[] = [];
+  const familyB: EvalItem[] = [];
+  for (const [li, lang] of LANGS.entries()) {
+    for (let i = 0; i < perLang; i++) {
+      const a = generateFamilyA(310_000 + li * 1000 + i, lang);
+      const fa = path.join('families', 'a', `${a.id}.pdf`);
+      writeFileSync(path.join(cacheDir(), fa), await renderPdf(a));
+      familyA.push(item(a, fa));
+      const b = generateFamilyB(920_000 + li * 1000 + i, lang);
+      const fb = path.join('families', 'b', `${b.id}.pdf`);
+      writeFileSync(path.join(cacheDir(), fb), await renderPdf(b));
+      familyB.push(item(b, fb));
+    }
+  }
+  const manifest = { version: FAMILIES_VERSION, perLang, familyA, familyB };
+  writeFileSync(manifestPath, JSON.stringify(manifest, null, 1));
+  return manifest;
+}

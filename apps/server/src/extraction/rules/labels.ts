@@ -286,6 +286,8 @@ export const NUMBER_LABEL = words([
   'documentnr\\.?',
   'factuurnr\\.?',
   'factuur',
+  // Credit notes and corrections title their number like invoices do: "Avoir AV-2017-0005", "Gutschrift Nr. 12".
+  '(?:rechnungskorrektur|korrekturrechnung|stornorechnung|gutschrift|credit\\s*note|credit\\s*memo|avoir|nota di credito|nota de credito|factura rectificativa|creditnota|creditfactuur|factura storno|factura de stornare)\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|no\\.?|n°|nº|number|nummer|numero|num\\.?)?',
 ]);
 
 /** Labels of other numbers that look like invoice numbers. */
@@ -572,4 +574,4 @@ export const TITLE_WORDS = words([
 
 /** Company legal forms across the seven languages' countries (and common English ones). */
 export const LEGAL_FORM =
-  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|Limited|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II)(?![A-Za-z])/;
+  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|Limited|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II)(?![A-Za-z])/;

@@ -26,13 +26,16 @@ export function plausibleNumber(token: string): boolean {
   return true;
 }
 
-function firstToken(rest: string): string | null {
+export function firstToken(rest: string): string | null {
   // A value that starts with a date is a date ("16 de octubre de 2023"), not a number.
   if (findDates(rest).some((d) => rest.slice(0, d.index).trim().replace(/[:#]/g, '') === '')) return null;
   const cleaned = rest.replace(/^[\s:#.°º\-–]+/, '').replace(/^(?:n[°oº]|no|nr|num|number)\b[.:\s]*/i, '');
   const trimmed = cleaned.trim();
   const m = /^[A-Za-z0-9][\w\-/.]*[A-Za-z0-9]|^\d/.exec(trimmed);
   if (!m) return null;
+  // "FA 2024-001", "INV 0042/24": a short upper-case series prefix, a space, then the digits belong together.
+  const series = /^([A-Z]{1,4})\s([0-9][\w\-/.]*[A-Za-z0-9]|[0-9])(?![.,'\s]?\d)/.exec(trimmed);
+  if (series && m[0] === series[1]) return `${series[1]} ${series[2]!.replace(/[.,;]+$/, '')}`;
   // "32,440.06": the start of an amount, not an identifier.
   if (/^[.,'\s]\d/.test(trimmed.slice(m[0].length))) return null;
   return m[0].replace(/[.,;]+$/, '');
@@ -74,7 +77,7 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
           return;
         }
         // "Rechnung (380) Nr. 4711", "Facture d'acompte n° 12": a number marker shortly after the label.
-        const marker = /^.{0,30}?(?<![A-Za-z_])(?:nr|no|n°|nº|num|number|#)(?![A-Za-z_])\.?\s*:?\s*(?=\S)/i.exec(rest);
+        const marker = /^.{0,50}?(?<![A-Za-z_])(?:nr|no|n°|nº|num|number|#)(?![A-Za-z_])\.?\s*:?\s*(?=\S)/i.exec(rest);
         if (marker) {
           const tok = firstToken(rest.slice(marker[0].length));
           if (tok && plausibleNumber(tok)) {

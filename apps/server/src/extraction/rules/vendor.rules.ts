@@ -7,6 +7,10 @@ import { findAmounts } from './money.parser';
 const ADDRESSY =
   /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex)\b|@|www\.|https?:|p\.?o\.? box/i;
 
+/** Registration and tax-id words of a legal footer line. */
+const REGISTRATION =
+  /(?<![a-z])(registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|cui|cif|nif|p\.?\s?iva|partita iva|rea|registro mercantil|reg\.?\s?com|registered in|company no|ust-?id\w*|vat reg\w*|btw)(?![a-z])/;
+
 /** Separators of a one-line sender address: "Company - Street 1 - 12345 City", "A GmbH ● Weg 1 ● 12345 Ort". */
 const RETURN_SEP = /\s+[-–·|•●∙⋅]\s+/;
 
@@ -171,6 +175,13 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       const parts = j === 0 ? line.text.split(RETURN_SEP) : [];
       if (parts.length >= 3 && line.page === 1 && line.rel < 0.35 && ADDRESSY.test(parts.slice(1).join(' '))) {
         add(parts[0]!, LEGAL_FORM.test(parts[0]!) ? 0.8 : 0.65, i);
+      }
+      // 2b. The legal footer line: "Acme GmbH · Registergericht …", "Atelier Durand SARL · SIRET …", "X B.V. · KvK …".
+      // The name in front of the first separator of a line that states the issuer's registration.
+      if (line.rel > 0.75 && j === 0 && REGISTRATION.test(f)) {
+        const head = cell.text.split(/\s+[·|•–-]\s+|\s*[,;]\s+/)[0]!;
+        if (head.length < cell.text.length && !/\d/.test(head) && !REGISTRATION.test(foldPlain(head)))
+          add(head, LEGAL_FORM.test(head) ? 0.8 : 0.7, i);
       }
       // 3. Legal form.
       const lf = LEGAL_FORM.exec(cell.text);

@@ -73,3 +73,15 @@ export const XXE_XML = `<?xml version="1.0"?>
 export const BILLION_LAUGHS = `<?xml version="1.0"?>
 <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
 <Invoice><ID>&lol2;</ID></Invoice>`;
+
+/** A page whose content stream repeats one text operator `repeats` times: pdf.js works on it for seconds. */
+export function slowTextPdf(repeats = 400_000): Uint8Array {
+  const stream = 'BT /F1 9 Tf 50 700 Td (Invoice No. SLOW-1 Total 12.00 EUR) Tj ET\n'.repeat(repeats);
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}endstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}

@@ -1,0 +1,161 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { PdfReadError, type PdfText } from './pdf.reader';
+
+/**
+ * The PDF text step in a worker thread, so that a hard time limit also stops a PDF on which pdf.js spins
+ * synchronously (a content stream or font program that never ends): on timeout the worker is terminated, which
+ * stops even a tight loop, and a fresh one starts for the next file. The worker is long-lived and keeps pdf.js
+ * loaded between files (one document at a time, destroyed after reading).
+ *
+ * The worker is plain JavaScript evaluated from a string, so it runs the same under tsx, vitest and the tsup bundle.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let mod = null;
+parentPort.on('message', async (job) => {
+  let pdf = null;
+  try {
+    mod ??= await import(workerData.unpdfUrl);
+    const getDocumentProxy = mod.getDocumentProxy ?? mod.default.getDocumentProxy;
+    try {
+      pdf = await getDocumentProxy(job.bytes, {
+        isEvalSupported: false, verbosity: 0, enableXfa: false, disableFontFace: true,
+        useSystemFonts: false, stopAtErrors: false,
+      });
+    } catch (e) {
+      const code = e && e.name === 'PasswordException' ? 'pdf_encrypted' : 'pdf_invalid';
+      const message = code === 'pdf_encrypted' ? 'The PDF is password-protected' : 'Not a readable PDF: ' + (e && e.message || e);
+      parentPort.postMessage({ id: job.id, error: { code, message } });
+      return;
+    }
+    if (pdf.numPages > job.maxPages) {
+      parentPort.postMessage({ id: job.id, error: { code: 'pdf_too_many_pages',
+        message: 'The PDF has ' + pdf.numPages + ' pages (limit ' + job.maxPages + ')' } });
+      return;
+    }
+    const attachments = [];
+    try {
+      const att = await pdf.getAttachments();
+      for (const [key, a] of Object.entries(att || {})) {
+        if (a && a.content) attachments.push({ name: a.filename || key, content: a.content });
+      }
+    } catch {}
+    const words = [];
+    const pageHeights = [];
+    const charsPerPage = [];
+    for (let p = 1; p <= pdf.numPages; p++) {
+      const page = await pdf.getPage(p);
+      const vp = page.getViewport({ scale: 1 });
+      pageHeights.push([p, vp.height]);
+      const content = await page.getTextContent();
+      let chars = 0;
+      for (const item of content.items) {
+        if (!('str' in item) || !item.str.trim()) continue;
+        const [a, b, c, d, e, f] = item.transform;
+        const fontH = Math.hypot(c || 0, d || 0) || Math.hypot(a || 0, b || 0) || item.height || 10;
+        const [x, y] = vp.convertToViewportPoint(e || 0, f || 0);
+        const horizontal = Math.abs(b || 0) < 0.1 * Math.abs(a || 1);
+        if (!horizontal && vp.rotation === 0) continue;
+        const width = item.width || fontH * 0.5 * item.str.length;
+        chars += item.str.length;
+        words.push({ text: item.str, x0: x, x1: x + width, y0: y - fontH * 0.8, y1: y + fontH * 0.2, page: p });
+      }
+      charsPerPage.push(chars);
+      page.cleanup();
+    }
+    parentPort.postMessage({ id: job.id, value: { pages: pdf.numPages, words, pageHeights, attachments, charsPerPage } });
+  } catch (e) {
+    parentPort.postMessage({ id: job.id, error: { code: 'pdf_invalid', message: 'Could not read the PDF: ' + (e && e.message || e) } });
+  } finally {
+    if (pdf) await pdf.destroy().catch(() => {});
+  }
+});
+`;
+
+interface Reply {
+  id: number;
+  value?: Omit<PdfText, 'pageHeights'> & { pageHeights: Array<[number, number]> };
+  error?: { code: PdfReadError['code']; message: string };
+}
+
+let worker: Worker | null = null;
+let seq = 0;
+const pending = new Map<number, { worker: Worker; done: (r: Reply) => void }>();
+/** One document at a time: jobs queue behind each other. */
+let queue: Promise<unknown> = Promise.resolve();
+
+function unpdfUrl(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('unpdf')).href;
+}
+
+function getWorker(source: string): Worker {
+  if (worker) return worker;
+  const w = new Worker(source, { eval: true, workerData: { unpdfUrl: unpdfUrl() } });
+  w.unref();
+  w.on('message', (r: Reply) => {
+    pending.get(r.id)?.done(r);
+    pending.delete(r.id);
+  });
+  const fail = (message: string) => {
+    if (worker === w) worker = null;
+    // Only this worker's jobs: a terminated worker's exit must not fail the next worker's job.
+    for (const [id, p] of pending) {
+      if (p.worker !== w) continue;
+      pending.delete(id);
+      p.done({ id, error: { code: 'pdf_invalid', message } });
+    }
+  };
+  w.on('error', (e) => fail(`The PDF reader failed: ${e.message}`));
+  w.on('exit', () => fail('The PDF reader stopped'));
+  worker = w;
+  return w;
+}
+
+/** Stops the PDF worker (tests, shutdown). */
+export async function terminatePdfWorker(): Promise<void> {
+  const w = worker;
+  worker = null;
+  if (w) await w.terminate();
+}
+
+/**
+ * Reads the text layer of `bytes` in the worker; throws PdfReadError('pdf_timeout') after `timeoutMs` and kills the
+ * worker. `workerSource` replaces the worker's code (tests only).
+ */
+export function readPdfTextIsolated(
+  bytes: Uint8Array,
+  maxPages: number,
+  timeoutMs: number,
+  workerSource: string = WORKER_SOURCE,
+): Promise<PdfText> {
+  const job = queue.then(() => runJob(bytes, maxPages, timeoutMs, workerSource));
+  queue = job.catch(() => undefined);
+  return job;
+}
+
+function runJob(bytes: Uint8Array, maxPages: number, timeoutMs: number, source: string): Promise<PdfText> {
+  const w = getWorker(source);
+  const id = ++seq;
+  // Transfer a copy: the caller keeps its buffer.
+  const copy = new Uint8Array(bytes);
+  return new Promise<PdfText>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      if (worker === w) worker = null;
+      void w.terminate();
+      reject(new PdfReadError('pdf_timeout', `Reading the PDF took longer than ${timeoutMs} ms`));
+    }, timeoutMs);
+    pending.set(id, {
+      worker: w,
+      done: (r) => {
+        clearTimeout(timer);
+        if (r.error) reject(new PdfReadError(r.error.code, r.error.message));
+        else if (r.value) resolve({ ...r.value, pageHeights: new Map(r.value.pageHeights) });
+        else reject(new PdfReadError('pdf_invalid', 'The PDF reader gave no answer'));
+      },
+    });
+    w.postMessage({ id, bytes: copy, maxPages }, [copy.buffer]);
+  });
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { linesFromPlainText } from '../layout/lines';
+import { extractFieldsFromLines } from './fields.rules';
+import { firstToken, plausibleNumber } from './number.rules';
+
+function fields(text: string) {
+  const r = extractFieldsFromLines(linesFromPlainText(text));
+  return { vendor: r.vendor?.value ?? null, invoice_number: r.invoice_number?.value ?? null };
+}
+
+/** A customer-first page whose issuer appears only in the legal footer line. */
+const footerPage = (customer: string, footer: string) => `
+${customer}
+12 Market Square
+1012 AB Amsterdam
+INVOICE
+Invoice no.          A-1001
+Description          Qty      Amount
+Consulting             1      100.00
+Total                          100.00
+${'\n'.repeat(40)}
+${footer}
+`;
+
+describe('vendor from the legal footer line', () => {
+  it.each([
+    [
+      'Pendle Books Ltd',
+      'Kestrel Analytics Ltd · Registered in England and Wales · Company no. 01234567',
+      'Kestrel Analytics Ltd',
+    ],
+    [
+      'Weber Logistik GmbH',
+      'Lindner & Söhne GmbH · Registergericht Amtsgericht Köln · HRB 12345',
+      'Lindner & Söhne GmbH',
+    ],
+    ['Garage Petit SARL', 'Atelier Durand SAS · SIRET 412 345 678 00012 · RCS Lyon', 'Atelier Durand SAS'],
+    ['Bar Centrale S.n.c.', 'Studio Galli S.r.l. · P.IVA IT01234567890 · REA MI-1234567', 'Studio Galli S.r.l.'],
+    ['Farmacia Verde SRL', 'Agro Mures S.R.L. · CUI/CIF RO12345678 · J40/123/2015', 'Agro Mures S.R.L.'],
+    ['Café De Hoek BV', 'Van Dijk Installaties B.V. · KvK 12345678 · BTW NL123456789B01', 'Van Dijk Installaties B.V.'],
+  ])('%s / %s', (customer, footer, want) => {
+    expect(fields(footerPage(customer, footer)).vendor).toBe(want);
+  });
+});
+
+describe('invoice numbers with a series prefix and credit-note titles', () => {
+  it.each([
+    ['FA 2024-001', 'FA 2024-001'],
+    ['INV 0042/24  ', 'INV 0042/24'],
+    ['RE-10023', 'RE-10023'],
+    ['EUR 1 234,00', null],
+    ['AB 12,50', null],
+  ])('firstToken(%j)', (text, want) => {
+    const tok = firstToken(text);
+    expect(tok && plausibleNumber(tok) ? tok : null).toBe(want);
+  });
+
+  it.each([
+    ['Avoir AV-2017-0005', 'AV-2017-0005'],
+    ['Gutschrift (Selbst ausgestellte Rechnung) (389) Nr. 471102 vom 05.03.2018', '471102'],
+    ['Rechnungskorrektur (384) Nr. RK21012345 vom 16.09.2018', 'RK21012345'],
+    ['Credit note no. CN-42', 'CN-42'],
+    ['Factuurnummer      FA 2023-310', 'FA 2023-310'],
+  ])('%s', (line, want) => {
+    expect(fields(`Acme GmbH\n${line}\nVotre référence    PO445\nTotal    12,00 EUR`).invoice_number).toBe(want);
+  });
+});
