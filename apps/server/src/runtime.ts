@@ -38,6 +38,7 @@ import { syncTokenRoutes } from './oidc/sync-token.routes';
 import { TokenRefreshScheduler } from './oidc/token-refresh.scheduler';
 import { MailSyncService } from './sync/mail-sync.service';
 import { syncRoutes } from './sync/sync.routes';
+import { SyncDiagnosticsService } from './sync/sync-diagnostics.service';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
@@ -129,7 +130,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       routes: [
         accountsRoutes(accounts, imapAccounts),
         invoicesRoutes(invoices),
-        syncRoutes(queue, accounts),
+        syncRoutes(queue, accounts, new SyncDiagnosticsService(database.db, accounts)),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,
