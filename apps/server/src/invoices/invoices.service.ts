@@ -6,6 +6,7 @@ import {
   type InvoiceStats,
   minorUnitsToDecimal,
   storedStatusForFilter,
+  UserIdsQuerySchema,
 } from '@invoicebox/core';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AccountsService } from '../accounts/accounts.service';
@@ -44,11 +45,8 @@ interface AttachmentRow {
 /** A uuid[] parameter (ids come from the database or are validated uuids; the cast rejects anything else). */
 const uuidArray = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 
-const splitIds = (value: string | undefined) =>
-  value
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+/** `user_ids` as a comma list, parsed by the one schema the API shares with the web app. */
+const splitIds = (value: string | undefined) => (value === undefined ? undefined : UserIdsQuerySchema.parse(value));
 
 /**
  * Reads of the invoice store: the list with the filters of spec §7 and the stats. Every query is scoped to the

@@ -1,3 +1,4 @@
+import { MONTH_NAMES } from '@invoicebox/core';
 import {
   type Currency,
   formatMoney,
@@ -48,7 +49,7 @@ interface AVocab {
   paid: string;
   vatId: string;
   register: (city: string) => string;
-  months: string[];
+  months: readonly string[];
   style: NumberStyle;
   currency: Currency;
   items: string[];
@@ -57,21 +58,6 @@ interface AVocab {
   cities: string[];
   customers: string[];
 }
-
-const EN_MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 const V: Record<GenLang, AVocab> = {
   en: {
@@ -94,7 +80,7 @@ const V: Record<GenLang, AVocab> = {
     paid: 'Amount paid',
     vatId: 'VAT Reg. No.',
     register: (c) => `Registered in England and Wales · Company no. 0${int(mulberry32(c.length), 1000000, 9999999)}`,
-    months: EN_MONTHS,
+    months: MONTH_NAMES,
     style: 'en',
     currency: 'GBP',
     items: [
