@@ -101,3 +101,40 @@ test('Invoice Analysis syncs a real mailbox and shows the invoices read from the
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: shot('dashboard'), fullPage: true });
 });
+
+test('Drive Upload files the synced invoices in the local drive; the Drive button opens one; exports download', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await signInAsOwner(page, request);
+  await page.goto('/invoice-analysis');
+  await expect(page.getByRole('heading', { name: 'Amazon Web Services' })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Upload to Drive' }).click();
+  await expect(page.locator('main').getByText('Ready to Process', { exact: true }).locator('visible=true')).toHaveCount(
+    3,
+    { timeout: 60_000 },
+  );
+
+  // The popup is sent to the file's link (a PDF may be shown or downloaded, depending on the browser's settings).
+  const linkRequested = page.context().waitForEvent('request', (r) => r.url().includes('/api/v1/drive/open?link='));
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Drive', exact: true }).first().click();
+  const popup = await popupOpened;
+  const link = (await linkRequested).url();
+  const opened = await request.get(link);
+  expect(opened.status()).toBe(200);
+  expect((await opened.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await popup.close();
+
+  for (const format of ['CSV', 'ZIP'] as const) {
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Export ${format}` }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^invoices-\\d{4}-\\d{2}-\\d{2}\\.${format.toLowerCase()}$`),
+    );
+  }
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: shot('invoice-analysis-drive'), fullPage: true });
+});

@@ -1,5 +1,7 @@
+import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { buildMail } from '../apps/server/src/mail/testing/mail-builder';
 import { startDovecot, type TestDovecot } from '../apps/server/test/dovecot';
 import { OWNER, signInAsOwner } from './owner';
 import { totp } from './totp';
@@ -86,4 +88,51 @@ test('two-step verification: turn on with an authenticator code, sign in with it
   await page.goto('/settings');
   await page.getByRole('button', { name: 'Turn off' }).click();
   await expect(page.getByText('Two-step verification turned off')).toBeVisible();
+});
+
+test('Settings shows the drive and imports an uploaded mbox file as a job; its invoice appears', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const token = await signInAsOwner(page, request);
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { name: 'Drive' })).toBeVisible();
+  await expect(page.getByText('Local folder', { exact: true })).toBeVisible();
+  await expect(page.getByText('Connected', { exact: true })).toBeVisible();
+
+  const pdf = await fs.readFile(
+    fileURLToPath(new URL('../../shared/datasets/invoices-pdf/coolblue1.pdf', import.meta.url)),
+  );
+  const mail = buildMail({
+    from: 'Takeout Vendor <billing@takeout-vendor.example>',
+    subject: 'Invoice from your takeout',
+    messageId: '<takeout-1@example.com>',
+    attachments: [{ filename: 'takeout-invoice.pdf', content: pdf }],
+  });
+  const mbox = Buffer.concat([
+    Buffer.from('From billing@takeout-vendor.example Mon Jan  1 00:00:00 2024\n'),
+    mail,
+    Buffer.from('\n'),
+  ]);
+  await page
+    .getByLabel('Mail file')
+    .setInputFiles({ name: 'takeout.mbox', mimeType: 'application/mbox', buffer: mbox });
+  await expect(page.getByText('takeout.mbox ·')).toBeVisible();
+  await page.getByRole('button', { name: 'Upload and import' }).click();
+  await expect(page.getByText('Importing takeout.mbox')).toBeVisible();
+  await expect
+    .poll(
+      async () => {
+        const jobs = (await (
+          await request.get('/api/v1/jobs', { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as { jobs: Array<{ type: string; status: string; message: string | null }> };
+        const job = jobs.jobs.find((j) => j.type === 'mail_import');
+        return job ? `${job.status}: ${job.message}` : 'none';
+      },
+      { timeout: 60_000 },
+    )
+    .toMatch(/^completed: Imported 1 new message\(s\) of 1 .*1 new invoice/);
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: shot('settings-drive-import'), fullPage: true });
 });

@@ -2,7 +2,7 @@
 # Installs the Debian packages the tests need, when missing (idempotent; root, apt-get).
 # Never downloads a browser of its own: the end-to-end tests drive Debian's Chromium.
 set -euo pipefail
-PKGS="chromium dovecot-imapd dovecot-lmtpd"
+PKGS="apache2 apache2-utils chromium dovecot-imapd dovecot-lmtpd"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -33,6 +33,7 @@ const EnvSchema = z.object({
     .default(6 * 3600),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
   REQUEST_BODY_LIMIT_MB: z.coerce.number().int().min(1).max(512).default(50),
+  IMPORT_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(20_480),
   WEB_DIST_DIR: z.string().optional(),
   AUTH_ALLOW_SIGNUP: booleanFlag.default(false),
   AUTH_SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -47,6 +48,7 @@ const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_NAME: z.string().min(1).max(60).default('Single sign-on'),
+  GOOGLE_API_ROOT_URL: z.string().url().optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -69,6 +71,8 @@ export interface Config {
   readonly jobTimeoutSeconds: number;
   readonly shutdownGraceSeconds: number;
   readonly requestBodyLimitBytes: number;
+  /** Largest mail file (mbox, .eml) accepted by the upload in the web app; streamed to disk, never held in memory. */
+  readonly importMaxBytes?: number;
   /** Folder of the built SPA; unset means apps/web/dist beside this package. */
   readonly webDistDir: string | undefined;
   readonly auth: AuthConfig;
@@ -76,6 +80,8 @@ export interface Config {
   readonly publicUrl: string;
   /** Configured OpenID Connect providers (Google, a generic issuer); empty: local sign-in only. */
   readonly oidcProviders: readonly OidcProviderConfig[];
+  /** Where the Gmail and Drive APIs are called (unset: Google's); a mirror or a local stand-in in tests. */
+  readonly googleApiRootUrl?: string | undefined;
 }
 
 export interface OidcProviderConfig {
@@ -153,7 +159,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     requestBodyLimitBytes: e.REQUEST_BODY_LIMIT_MB * 1024 * 1024,
+    importMaxBytes: e.IMPORT_MAX_MB * 1024 * 1024,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
+    googleApiRootUrl: e.GOOGLE_API_ROOT_URL,
     auth: Object.freeze({
       allowSignup: e.AUTH_ALLOW_SIGNUP,
       sessionSeconds: e.AUTH_SESSION_DAYS * 86_400,

@@ -18,8 +18,13 @@ import { TokenIssuer } from './auth/tokens';
 import type { Config, OidcProviderConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
+import { createDriveFactory } from './drive/drive.factory';
+import { driveRoutes } from './drive/drive.routes';
+import { DriveService } from './drive/drive.service';
 import { ConfigError } from './errors';
 import type { HealthProbe } from './http/health.routes';
+import { mailImportRoutes } from './imports/mail-import.routes';
+import { MailImportService } from './imports/mail-import.service';
 import { LocalBlobStore } from './invoices/blob.store';
 import { IngestService } from './invoices/ingest.service';
 import { invoicesRoutes } from './invoices/invoices.routes';
@@ -57,6 +62,8 @@ export interface Runtime {
   readonly ingest: IngestService;
   readonly invoices: InvoicesService;
   readonly mailSync: MailSyncService;
+  /** Filing invoices in the person's drive. */
+  readonly drive: DriveService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -100,8 +107,30 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
 
     // Services first, then the registry of job handlers that use them, then the queue.
     const jobsRepository = new JobsRepository(database.db);
-    const mailSync = new MailSyncService(database.db, accounts, imapAccounts, providerAccess, ingest);
-    const queue = new JobQueue(createJobRegistry({ providerAccess, mailSync }), jobsRepository, {
+    const mailSync = new MailSyncService(
+      database.db,
+      accounts,
+      imapAccounts,
+      providerAccess,
+      ingest,
+      config.googleApiRootUrl,
+    );
+    const drive = new DriveService(
+      database.db,
+      accounts,
+      blobs,
+      auth.box,
+      config.dataDir,
+      createDriveFactory(providerAccess, config.googleApiRootUrl),
+    );
+    const mailImport = new MailImportService(
+      config.dataDir,
+      config.importMaxBytes ?? 20 * 1024 ** 3,
+      users,
+      accounts,
+      ingest,
+    );
+    const queue = new JobQueue(createJobRegistry({ providerAccess, mailSync, drive, mailImport }), jobsRepository, {
       connectionString: database.url,
       leaseSeconds: config.jobLeaseSeconds,
       timeoutSeconds: config.jobTimeoutSeconds,
@@ -127,10 +156,13 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       ingest,
       invoices,
       mailSync,
+      drive,
       routes: [
         accountsRoutes(accounts, imapAccounts),
         invoicesRoutes(invoices),
         syncRoutes(queue, accounts, new SyncDiagnosticsService(database.db, accounts)),
+        driveRoutes(drive, queue, accounts),
+        mailImportRoutes(mailImport, queue),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,

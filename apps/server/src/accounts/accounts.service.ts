@@ -110,18 +110,26 @@ export class AccountsService {
    * Never an id of another person, whatever the request says.
    */
   async resolveAccountIds(ownerId: string, requested?: string[]): Promise<string[]> {
-    if (requested && requested.length > 0) {
-      return this.repository.ownedIds(
-        ownerId,
-        requested.filter((id) => UUID.test(id)),
-      );
-    }
+    return (await this.resolveAccountScope(ownerId, requested)).ids;
+  }
+
+  /** As resolveAccountIds, also saying whether the ids are every account of the person (then lists need no filter). */
+  async resolveAccountScope(ownerId: string, requested?: string[]): Promise<{ ids: string[]; everyAccount: boolean }> {
     const rows = await this.repository.list(ownerId);
-    const { scope, selected } = await this.repository.getScope(ownerId);
-    if (scope === 'all') return rows.map((r) => r.id);
-    if (scope === 'custom') return rows.filter((r) => selected.includes(r.id)).map((r) => r.id);
-    const active = rows.find((r) => r.isActive) ?? rows.find((r) => r.isPrimary) ?? rows[0];
-    return active ? [active.id] : [];
+    let ids: string[];
+    if (requested && requested.length > 0) {
+      const wanted = new Set(requested.filter((id) => UUID.test(id)));
+      ids = rows.filter((r) => wanted.has(r.id)).map((r) => r.id);
+    } else {
+      const { scope, selected } = await this.repository.getScope(ownerId);
+      if (scope === 'all') ids = rows.map((r) => r.id);
+      else if (scope === 'custom') ids = rows.filter((r) => selected.includes(r.id)).map((r) => r.id);
+      else {
+        const active = rows.find((r) => r.isActive) ?? rows.find((r) => r.isPrimary) ?? rows[0];
+        ids = active ? [active.id] : [];
+      }
+    }
+    return { ids, everyAccount: ids.length > 0 && ids.length === rows.length };
   }
 
   /** The account drive uploads and default operations use (spec §6): the primary. */

@@ -4,6 +4,7 @@ import { registerImportCommand } from './import.command';
 import { registerMigrateCommand } from './migrate.command';
 import { registerScanCommand } from './scan.command';
 import { registerStartCommand } from './start.command';
+import { registerSyncCommand } from './sync.command';
 import { registerWorkerCommand } from './worker.command';
 
 /** Every sub-command of `invoicebox`, one registration function per file. */
@@ -13,5 +14,6 @@ export const commands: Array<(program: Command) => void> = [
   registerMigrateCommand,
   registerScanCommand,
   registerImportCommand,
+  registerSyncCommand,
   registerExtractCommand,
 ];

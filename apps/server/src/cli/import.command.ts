@@ -20,7 +20,7 @@ export function registerImportCommand(program: Command): void {
     .option('--json', 'print the summary as JSON on stdout')
     .action(async (path: string, options: ImportOptions) => {
       const config = loadConfig();
-      const runtime = await createRuntime(config, createLogger('warn'));
+      const runtime = await createRuntime(config, createLogger('warn', process.stderr));
       try {
         const owner = await runtime.users.owner();
         if (!owner) {

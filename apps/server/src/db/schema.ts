@@ -53,5 +53,6 @@ export type JobRow = typeof jobs.$inferSelect;
 
 export * from '../accounts/accounts.tables';
 export * from '../auth/auth.tables';
+export * from '../drive/drive.tables';
 export * from '../invoices/invoices.tables';
 export * from '../oidc/oidc.tables';

@@ -7,6 +7,7 @@ import {
   InvoiceStatsQuerySchema,
   InvoiceStatsSchema,
 } from '@invoicebox/core';
+import { ZipArchive } from 'archiver';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../errors';
@@ -55,13 +56,13 @@ async function* jsonLines(rows: AsyncIterable<ExportRow>): AsyncGenerator<string
 }
 
 /** RFC 6266 Content-Disposition: an ASCII fallback and the UTF-8 name, with nothing that could break the header. */
-export function contentDisposition(filename: string): string {
+export function contentDisposition(filename: string, type: 'attachment' | 'inline' = 'attachment'): string {
   const clean = [...filename]
     .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f)
     .join('')
     .replace(/["\\/]/g, '_');
   const ascii = clean.replace(/[^\x20-\x7e]/g, '_') || 'attachment';
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(clean || 'attachment')}`;
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(clean || 'attachment')}`;
 }
 
 /** A stored content type goes out only when it is a plain `type/subtype`; anything else is generic binary. */
@@ -69,6 +70,62 @@ export function safeContentType(value: string | null | undefined): string {
   return value && /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(value)
     ? value.toLowerCase()
     : 'application/octet-stream';
+}
+
+/**
+ * The ZIP export: `invoices.csv` and the documents in `YYYY/MM/` folders. Entries are added one at a time (the next
+ * only after the previous is written), so a large export never holds many files open or in memory; a document missing
+ * from storage is listed in `missing.txt` instead of breaking the archive.
+ */
+export function invoicesZip(
+  csv: AsyncIterable<string>,
+  documents: AsyncIterable<{ name: string; sha256: string }>,
+  service: Pick<InvoicesService, 'documentStream'>,
+  log: { warn(obj: object, msg: string): void },
+): Readable {
+  const archive = new ZipArchive({ zlib: { level: 6 } });
+  const added = () =>
+    new Promise<void>((resolve, reject) => {
+      const onEntry = () => {
+        archive.off('error', onError);
+        resolve();
+      };
+      const onError = (error: Error) => {
+        archive.off('entry', onEntry);
+        reject(error);
+      };
+      archive.once('entry', onEntry);
+      archive.once('error', onError);
+    });
+  void (async () => {
+    try {
+      let text = '';
+      for await (const line of csv) text += line;
+      const csvDone = added();
+      archive.append(text, { name: 'invoices.csv' });
+      await csvDone;
+      const missing: string[] = [];
+      for await (const doc of documents) {
+        const stream = await service.documentStream(doc.sha256);
+        if (!stream) {
+          missing.push(doc.name);
+          continue;
+        }
+        const done = added();
+        archive.append(stream, { name: `Invoices/${doc.name}` });
+        await done;
+      }
+      if (missing.length > 0) {
+        archive.append(`Not in storage any more:\n${missing.join('\n')}\n`, { name: 'missing.txt' });
+      }
+      await archive.finalize();
+    } catch (error) {
+      log.warn({ err: error }, 'invoice ZIP export failed');
+      archive.abort();
+      archive.destroy(error as Error);
+    }
+  })();
+  return archive;
 }
 
 export function invoicesRoutes(service: InvoicesService): FastifyPluginAsyncZod {
@@ -112,6 +169,13 @@ export function invoicesRoutes(service: InvoicesService): FastifyPluginAsyncZod 
         const { format, ...filters } = request.query;
         const rows = service.exportRows(request.user.id, filters);
         const day = new Date().toISOString().slice(0, 10);
+        if (format === 'zip') {
+          return reply
+            .header('content-type', 'application/zip')
+            .header('content-disposition', contentDisposition(`invoices-${day}.zip`))
+            .header('cache-control', 'no-store')
+            .send(invoicesZip(csvLines(rows), service.exportDocuments(request.user.id, filters), service, request.log));
+        }
         return reply
           .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
           .header('content-disposition', contentDisposition(`invoices-${day}.${format}`))

@@ -1,5 +1,9 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
 import {
   type AccountInvoicesResponse,
+  deriveFrequency,
+  type Frequency,
   type Invoice,
   type InvoiceListQuery,
   type InvoiceListResponse,
@@ -11,10 +15,11 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { AccountsService } from '../accounts/accounts.service';
 import type { Db } from '../db/client';
+import { driveFileName, driveFolderFor, suffixedName } from '../drive/drive-naming';
 import type { BlobStore } from './blob.store';
 
 /** One line of GET /invoices/export: the card without the file bytes, file names joined. */
-export type ExportRow = Omit<Invoice, 'attachments'> & { attachments: string };
+export type ExportRow = Omit<Invoice, 'attachments' | 'frequency' | 'drive_error'> & { attachments: string };
 
 /** Attachments up to this size travel in the card payload as base64 (spec §3); larger ones are downloaded. */
 export const INLINE_ATTACHMENT_BYTES = 1024 * 1024;
@@ -32,6 +37,8 @@ class InlineBudget {
 }
 
 const MAX_EXPORT_ROWS = 100_000;
+/** Invoice dates of a vendor that decide its frequency label (two years of a monthly rhythm). */
+const FREQUENCY_DATES = 24;
 
 interface AttachmentRow {
   message_row_id: string;
@@ -60,15 +67,18 @@ export class InvoicesService {
   ) {}
 
   async list(ownerId: string, query: InvoiceListQuery): Promise<InvoiceListResponse> {
-    const accountIds = await this.accounts.resolveAccountIds(ownerId, splitIds(query.user_ids));
+    const scope = await this.accounts.resolveAccountScope(ownerId, splitIds(query.user_ids));
+    const accountIds = scope.ids;
     if (accountIds.length === 0) return { invoices: [], total: 0, total_emails: 0 };
-    const where = this.filters(ownerId, accountIds, query);
+    // Every account of the person in view (the usual case): owner_id alone scopes the rows, and the counts can
+    // be answered from the owner indexes without testing each row's accounts.
+    const where = this.filters(ownerId, scope.everyAccount ? null : accountIds, query);
     const offset = (query.page - 1) * query.limit;
     // Page, total and scanned emails in parallel (separate connections of the pool).
     const [page, total, emails] = await Promise.all([
       this.db.execute(sql`
         select i.id, i.vendor, i.email, i.amount, i.amount_minor, i.currency, i.invoice_date, i.invoice_number,
-               i.status, i.drive_file_id, i.category, i.details, i.message_row_id
+               i.status, i.drive_file_id, i.drive_error, i.category, i.details, i.message_row_id
         from invoices i
         where ${where}
         order by i.invoice_date desc nulls last, i.created_at desc, i.id
@@ -76,19 +86,51 @@ export class InvoicesService {
       this.db.execute(sql`select count(*)::int as n from invoices i where ${where}`),
       this.db.execute(sql`
         select count(*)::int as n from mail_messages
-        where owner_id = ${ownerId} and account_id = any(${uuidArray(accountIds)})`),
+        where owner_id = ${ownerId}${scope.everyAccount ? sql`` : sql` and account_id = any(${uuidArray(accountIds)})`}`),
     ]);
     const rows = page.rows as Array<Record<string, unknown>>;
-    const files = await this.attachmentsOf(rows.map((r) => r.message_row_id as string));
+    const [files, frequencies] = await Promise.all([
+      this.attachmentsOf(rows.map((r) => r.message_row_id as string)),
+      this.frequencies(
+        ownerId,
+        rows.map((r) => r.vendor as string | null),
+      ),
+    ]);
     const budget = new InlineBudget(INLINE_RESPONSE_BYTES);
     const invoices: Invoice[] = [];
-    for (const row of rows)
-      invoices.push(await this.toInvoice(row, files.get(row.message_row_id as string) ?? [], budget));
+    for (const row of rows) {
+      const invoice = await this.toInvoice(row, files.get(row.message_row_id as string) ?? [], budget);
+      invoice.frequency = frequencies.get(row.vendor as string) ?? 'One-time';
+      invoices.push(invoice);
+    }
     return {
       invoices,
       total: (total.rows[0] as { n: number } | undefined)?.n ?? 0,
       total_emails: (emails.rows[0] as { n: number } | undefined)?.n ?? 0,
     };
+  }
+
+  /**
+   * Spec §3 frequency of each vendor of a page: the rhythm of that vendor's last 24 invoice dates in all of the
+   * person's mail (a vendor's rhythm does not depend on which mailbox is in view). One index range per vendor.
+   */
+  private async frequencies(ownerId: string, vendors: Array<string | null>): Promise<Map<string, Frequency>> {
+    const distinct = [...new Set(vendors.filter((v): v is string => Boolean(v)))];
+    const result = new Map<string, Frequency>();
+    if (distinct.length === 0) return result;
+    const rows = (
+      await this.db.execute(sql`
+        select v.vendor, array(
+          select distinct i.invoice_date from invoices i
+          where i.owner_id = ${ownerId} and i.vendor = v.vendor and i.invoice_date is not null
+          order by i.invoice_date desc limit ${FREQUENCY_DATES}) as dates
+        from unnest(${sql`array[${sql.join(
+          distinct.map((v) => sql`${v}`),
+          sql`, `,
+        )}]::text[]`}) as v(vendor)`)
+    ).rows as Array<{ vendor: string; dates: string[] }>;
+    for (const row of rows) result.set(row.vendor, deriveFrequency(row.dates));
+    return result;
   }
 
   /** The qualifying files of the messages of one page, in one query. */
@@ -200,6 +242,61 @@ export class InvoicesService {
     }
   }
 
+  /**
+   * The documents of the filtered invoices for the ZIP export: each qualifying attachment once, named as the drive
+   * names it (`YYYY/MM/<date vendor number>.ext`), names made unique within the archive.
+   */
+  async *exportDocuments(
+    ownerId: string,
+    query: Omit<InvoiceListQuery, 'page' | 'limit'>,
+  ): AsyncGenerator<{ name: string; sha256: string }> {
+    const accountIds = await this.accounts.resolveAccountIds(ownerId, splitIds(query.user_ids));
+    if (accountIds.length === 0) return;
+    const where = this.filters(ownerId, accountIds, { ...query, page: 1, limit: 1 });
+    const used = new Set<string>();
+    const pageSize = 500;
+    for (let offset = 0; offset < MAX_EXPORT_ROWS; offset += pageSize) {
+      const rows = (
+        await this.db.execute(sql`
+          select i.id, i.vendor, i.invoice_date, i.invoice_number, m.sent_at, i.dedupe_key,
+                 (select json_agg(json_build_object('sha256', a.sha256, 'filename', a.filename) order by a.position)
+                  from message_attachments a where a.message_row_id = i.message_row_id and a.qualifies) as files
+          from invoices i join mail_messages m on m.id = i.message_row_id
+          where ${where}
+          order by i.invoice_date desc nulls last, i.created_at desc, i.id
+          limit ${pageSize} offset ${offset}`)
+      ).rows as Array<{
+        vendor: string | null;
+        invoice_date: string | null;
+        invoice_number: string | null;
+        sent_at: Date | string | null;
+        dedupe_key: string;
+        files: Array<{ sha256: string; filename: string }> | null;
+      }>;
+      for (const r of rows) {
+        const sent = r.sent_at ? new Date(r.sent_at) : new Date();
+        const [, year, month] = driveFolderFor(r.invoice_date, Number.isNaN(sent.getTime()) ? new Date() : sent);
+        const seen = new Set<string>();
+        for (const f of r.files ?? []) {
+          if (seen.has(f.sha256)) continue;
+          seen.add(f.sha256);
+          const extra = f.sha256 === r.dedupe_key ? null : path.parse(f.filename).name;
+          const base = driveFileName({
+            date: r.invoice_date,
+            vendor: r.vendor,
+            invoiceNumber: [r.invoice_number, extra].filter(Boolean).join(' ') || null,
+            originalName: f.filename,
+          });
+          let name = `${year}/${month}/${base}`;
+          for (let n = 2; used.has(name.toLowerCase()); n++) name = `${year}/${month}/${suffixedName(base, n)}`;
+          used.add(name.toLowerCase());
+          yield { name, sha256: f.sha256 };
+        }
+      }
+      if (rows.length < pageSize) return;
+    }
+  }
+
   /** One attachment of one of the owner's invoices, as a stream, for the download endpoint. */
   async attachmentStream(ownerId: string, invoiceId: string, position: number) {
     const [row] = (
@@ -217,6 +314,11 @@ export class InvoicesService {
     };
   }
 
+  /** A stored document by hash, opened only if present (the ZIP export lists missing ones instead of failing). */
+  async documentStream(sha256: string): Promise<Readable | undefined> {
+    return (await this.blobs.has(sha256)) ? this.blobs.stream(sha256) : undefined;
+  }
+
   /** A missing file (a blob store restored without it, say) leaves the card without data, not the list failing. */
   private async inlineData(sha256: string): Promise<{ data?: string }> {
     try {
@@ -230,8 +332,10 @@ export class InvoicesService {
     return sql`i.account_ids && ${uuidArray(accountIds)}`;
   }
 
-  private filters(ownerId: string, accountIds: string[], q: InvoiceListQuery): SQL {
-    const parts: SQL[] = [sql`i.owner_id = ${ownerId}`, this.accountFilter(accountIds)];
+  /** The WHERE of a list; `accountIds` null means every account of the owner (no account test needed). */
+  private filters(ownerId: string, accountIds: string[] | null, q: InvoiceListQuery): SQL {
+    const parts: SQL[] = [sql`i.owner_id = ${ownerId}`];
+    if (accountIds) parts.push(this.accountFilter(accountIds));
     if (q.vendor) parts.push(sql`i.vendor = ${q.vendor}`);
     if (q.month) {
       // A range on the ISO date text (not LIKE): the (owner, date) index serves it.
@@ -271,6 +375,8 @@ export class InvoicesService {
       drive_file_id: (row.drive_file_id as string | null) ?? null,
       category: row.category as string,
       details: (row.details as string | null) ?? null,
+      frequency: 'One-time',
+      drive_error: (row.drive_error as string | null) ?? null,
       attachments: await Promise.all(
         attachments.map(async (a) => ({
           id: String(a.position),

@@ -88,6 +88,10 @@ export const invoices = pgTable(
       .notNull()
       .default('pending'),
     driveFileId: text('drive_file_id'),
+    /** Which drive holds drive_file_id (`local`, `webdav:<url>`, `google:<account id>`): links keep working after a switch. */
+    driveTarget: text('drive_target'),
+    /** Why the last drive upload of this invoice failed (status failed). */
+    driveError: text('drive_error'),
     category: text('category').notNull().default('Invoice'),
     details: text('details'),
     extraction: jsonb('extraction'),
@@ -102,8 +106,13 @@ export const invoices = pgTable(
   (t) => [
     uniqueIndex('invoices_owner_dedupe_uq').on(t.ownerId, t.dedupeKey),
     index('invoices_owner_date_idx').on(t.ownerId, sql`${t.invoiceDate} desc nulls last`),
-    index('invoices_owner_vendor_idx').on(t.ownerId, t.vendor),
+    // Also serves the frequency label: a vendor's latest dates in index order.
+    index('invoices_owner_vendor_date_idx').on(t.ownerId, t.vendor, sql`${t.invoiceDate} desc nulls last`),
     index('invoices_owner_status_date_idx').on(t.ownerId, t.status, sql`${t.invoiceDate} desc nulls last`),
+    // The list's default view (has_attachments, newest first) and its count, without visiting other rows.
+    index('invoices_owner_attached_date_idx')
+      .on(t.ownerId, sql`${t.invoiceDate} desc nulls last`)
+      .where(sql`${t.hasAttachments}`),
     index('invoices_owner_category_date_idx').on(t.ownerId, t.category, sql`${t.invoiceDate} desc nulls last`),
     index('invoices_message_idx').on(t.messageRowId),
     index('invoices_account_ids_idx').using('gin', t.accountIds),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { DriveService, DriveUploadSummary } from '../drive/drive.service';
 import { AppError } from '../errors';
+import type { MailImportService } from '../imports/mail-import.service';
 import type { ProviderAccessService } from '../oidc/provider-access.service';
 import type { MailSyncService } from '../sync/mail-sync.service';
 import { defineJob, type JobRegistry } from './job-registry';
@@ -28,12 +30,26 @@ export const noopJob = defineJob({
 export interface JobDependencies {
   providerAccess: ProviderAccessService;
   mailSync: MailSyncService;
+  drive: DriveService;
+  mailImport: MailImportService;
 }
 
 const syncPayload = z.object({
   account_ids: z.array(z.string().uuid()).max(100).optional(),
   initial_setup: z.boolean().optional(),
 });
+
+const driveUploadPayload = z.object({
+  account_ids: z.array(z.string().uuid()).max(100).optional(),
+  target_account_id: z.string().uuid().optional(),
+});
+
+function driveSummary(s: DriveUploadSummary): string {
+  if (s.invoices === 0) return `Every invoice is already in ${s.drive}`;
+  const parts = [`${s.uploaded} file(s) uploaded`, `${s.linked} already there`];
+  if (s.failed > 0) parts.push(`${s.failed} invoice(s) failed`);
+  return `${parts.join(', ')} (${s.drive})`;
+}
 
 function summary(results: Array<{ ok: boolean; email: string; message: string }>): string {
   if (results.length === 0) return 'No mail account is connected yet';
@@ -54,17 +70,56 @@ export function createJobRegistry(deps: JobDependencies) {
         return summary(results);
       },
     }),
+    drive_upload: defineJob({
+      // Files the invoices of the accounts in scope in the person's drive; a rerun links what is already there.
+      payload: driveUploadPayload,
+      async handler({ ownerId, payload, progress, signal }) {
+        const result = await deps.drive.upload(ownerId, {
+          accountIds: payload.account_ids,
+          targetAccountId: payload.target_account_id,
+          signal,
+          progress,
+        });
+        return driveSummary(result);
+      },
+    }),
     full_sync: defineJob({
-      // Mail sync (with field extraction as messages are stored), then the drive upload step.
+      // Mail sync (fields are extracted as messages are stored), then the drive upload of the same accounts.
       payload: syncPayload,
       async handler({ ownerId, payload, progress, signal }) {
         await progress(5, payload.initial_setup ? 'First sync of your mailboxes' : 'Syncing mail');
         const results = await deps.mailSync.sync(ownerId, payload.account_ids, {
           signal,
-          progress: (percent, message) => progress(5 + percent * 0.85, message),
+          progress: (percent, message) => progress(5 + percent * 0.6, message),
         });
-        await progress(95, 'Drive upload is not available yet on this server');
-        return `${summary(results)}. Drive upload: not available yet.`;
+        // Mail failures are per account and reported; what other accounts (or earlier runs) found is still filed.
+        await progress(70, 'Filing invoices in your drive');
+        let drive: string;
+        try {
+          const uploaded = await deps.drive.upload(ownerId, {
+            accountIds: payload.account_ids,
+            signal,
+            progress: (percent, message) => progress(70 + percent * 0.29, message),
+          });
+          drive = driveSummary(uploaded);
+        } catch (error) {
+          signal.throwIfAborted();
+          // The mail is in; a drive that is down fails only this step, and the next run files what is left.
+          drive = `failed: ${error instanceof Error ? error.message : String(error)}`;
+        }
+        return `${summary(results)}. Drive: ${drive}`;
+      },
+    }),
+    mail_import: defineJob({
+      // An uploaded mbox or .eml file into the invoice store; rerunning it adds nothing twice.
+      payload: z.object({ upload_id: z.string().uuid(), account_email: z.string().email().max(320).optional() }),
+      async handler({ ownerId, payload, progress, signal }) {
+        await progress(5, 'Reading the uploaded mail');
+        const r = await deps.mailImport.run(ownerId, payload.upload_id, payload.account_email, { signal, progress });
+        return (
+          `Imported ${r.added} new message(s) of ${r.read} into ${r.account}: ${r.invoices} new invoice(s)` +
+          (r.unreadable ? `, ${r.unreadable} unreadable` : '')
+        );
       },
     }),
     token_refresh: defineJob({

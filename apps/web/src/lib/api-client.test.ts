@@ -91,3 +91,17 @@ describe('isAuthError', () => {
     expect(isAuthError(new ApiError('x', 500))).toBe(false);
   });
 });
+
+describe('filenameFromDisposition', () => {
+  it('prefers the UTF-8 name, falls back to the ASCII one, then to the given name', async () => {
+    const { filenameFromDisposition } = await import('./api-client');
+    expect(
+      filenameFromDisposition(`attachment; filename="Rechnung_.pdf"; filename*=UTF-8''Rechnung%20%C3%BC.pdf`, 'x'),
+    ).toBe('Rechnung ü.pdf');
+    expect(filenameFromDisposition('attachment; filename="invoices-2026-01-01.zip"', 'x')).toBe(
+      'invoices-2026-01-01.zip',
+    );
+    expect(filenameFromDisposition(`attachment; filename*=UTF-8''%E0%A4%A`, 'fallback.csv')).toBe('fallback.csv');
+    expect(filenameFromDisposition(null, 'fallback.csv')).toBe('fallback.csv');
+  });
+});

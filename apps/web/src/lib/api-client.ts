@@ -65,11 +65,18 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-export async function apiRequest<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.infer<S>> {
-  const { method = 'GET', schema, query, body, signal, auth = true } = options;
+type SendOptions = Omit<RequestOptions<z.ZodType>, 'schema'> & {
+  /** A file sent as the body as it is (uploads), instead of JSON. */
+  rawBody?: Blob;
+};
+
+/** One authenticated call: the §8 token and 401 rules, errors as ApiError; the caller reads the body. */
+async function send(path: string, options: SendOptions): Promise<Response> {
+  const { method = 'GET', query, body, rawBody, signal, auth = true } = options;
   if (auth) await ensureFreshBackendToken(exchangeSessionToken);
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (rawBody !== undefined) headers['Content-Type'] = 'application/octet-stream';
   const token = auth ? readStorage(STORAGE_KEYS.backendJwt) : null;
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -78,7 +85,7 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
     response = await fetch(buildUrl(path, query), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
       signal,
       credentials: 'same-origin',
     });
@@ -87,8 +94,8 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
     throw new ApiError(`Network error: failed to fetch ${path}`, 0);
   }
 
-  const payload = await readBody(response);
   if (!response.ok) {
+    const payload = await readBody(response);
     if (response.status === 401 && auth) {
       writeStorage(STORAGE_KEYS.backendJwt, null);
       dispatchAuthError({ status: 401, path });
@@ -106,9 +113,14 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
         : undefined;
     throw new ApiError(errorMessageFromBody(payload, response.status), response.status, code);
   }
-
   if (auth) onAuthorizedCall();
-  const parsed = schema.safeParse(payload);
+  return response;
+}
+
+export async function apiRequest<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.infer<S>> {
+  const response = await send(path, options);
+  const payload = await readBody(response);
+  const parsed = options.schema.safeParse(payload);
   if (!parsed.success) {
     throw new ApiError(
       `Unexpected response from ${path}: ${parsed.error.message}`,
@@ -116,6 +128,50 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Req
       'invalid_response',
     );
   }
+  return parsed.data;
+}
+
+/** The file name of an RFC 6266 Content-Disposition (the UTF-8 form first). */
+export function filenameFromDisposition(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      // fall through to the ASCII form
+    }
+  }
+  return /filename="([^"]*)"/i.exec(header)?.[1] || fallback;
+}
+
+/** Downloads a file from the API with the person's token and saves it under the name the server gives. */
+export async function apiDownload(
+  path: string,
+  options: { query?: Record<string, QueryValue>; fallbackName: string },
+): Promise<void> {
+  const response = await send(path, { query: options.query, headers: { Accept: '*/*' } });
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filenameFromDisposition(response.headers.get('content-disposition'), options.fallbackName);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked later: some browsers start the download after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Sends a file as the request body (an mbox or .eml upload) and reads the JSON answer. */
+export async function apiUpload<S extends z.ZodType>(
+  path: string,
+  file: Blob,
+  options: { schema: S; query?: Record<string, QueryValue> },
+): Promise<z.infer<S>> {
+  const response = await send(path, { method: 'POST', rawBody: file, query: options.query });
+  const parsed = options.schema.safeParse(await readBody(response));
+  if (!parsed.success) throw new ApiError(`Unexpected response from ${path}`, response.status, 'invalid_response');
   return parsed.data;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INVOICE_CATEGORIES } from '../rules/category';
+import { FREQUENCIES } from '../rules/frequency';
 
 /** An attachment on an invoice card: `data` (base64) is included up to a size cap; larger files are downloaded. */
 export const InvoiceAttachmentSchema = z.object({
@@ -31,6 +32,10 @@ export const InvoiceSchema = z.object({
   category: z.string(),
   details: z.string().nullable(),
   attachments: z.array(InvoiceAttachmentSchema),
+  /** Spec §3 frequency label, from the dates of every invoice of the same vendor. */
+  frequency: z.enum(FREQUENCIES),
+  /** Why filing it in the drive failed (status failed); null otherwise. */
+  drive_error: z.string().nullable(),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
@@ -73,9 +78,12 @@ export const AccountInvoicesResponseSchema = z.object({
 });
 export type AccountInvoicesResponse = z.infer<typeof AccountInvoicesResponseSchema>;
 
-/** GET /invoices/export: the filters of the list (no paging), as a CSV or JSON file, streamed. */
+/**
+ * GET /invoices/export: the filters of the list (no paging), as a CSV or JSON file, or a ZIP of the documents filed in
+ * folders by date with the CSV beside them; streamed.
+ */
 export const InvoiceExportQuerySchema = InvoiceListQuerySchema.omit({ page: true, limit: true }).extend({
-  format: z.enum(['csv', 'json']).default('csv'),
+  format: z.enum(['csv', 'json', 'zip']).default('csv'),
 });
 export type InvoiceExportQuery = z.infer<typeof InvoiceExportQuerySchema>;
 

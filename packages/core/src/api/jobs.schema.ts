@@ -7,6 +7,7 @@ export const JOB_TYPES = [
   'full_sync',
   'bank_statement_analysis',
   'token_refresh',
+  'mail_import',
   'forwarding',
   'noop',
 ] as const;
@@ -54,6 +55,7 @@ export const JOB_TYPE_LABELS: Record<string, string> = {
   full_sync: 'Full Sync',
   bank_statement_analysis: 'Bank Statement Analysis',
   token_refresh: 'Token Refresh',
+  mail_import: 'Mail Import',
   forwarding: 'Invoice Forwarding',
   noop: 'Test Job',
 };

@@ -1,6 +1,6 @@
 import { INVOICE_CATEGORIES, lastTwelveMonths } from '@invoicebox/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { CloudUpload, FileText, type LucideIcon, Mail, RefreshCw } from 'lucide-react';
+import { CloudUpload, Download, FileText, type LucideIcon, Mail, RefreshCw } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { toast } from 'sonner';
 import { PageHeader } from '../../components/page-header';
@@ -10,7 +10,9 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { Spinner } from '../../components/ui/spinner';
 import { useAccounts } from '../../features/accounts/api/accounts-api';
 import {
+  exportInvoices,
   type InvoiceFilters,
+  startDriveUpload,
   startFullSync,
   startMailSync,
   useInvoices,
@@ -34,6 +36,7 @@ export function InvoiceAnalysisRoute() {
   const accounts = useAccounts();
   const [filters, setFilters] = useState<InvoiceFilters>(EMPTY);
   const [searchText, setSearchText] = useState('');
+  const [exporting, setExporting] = useState<'csv' | 'json' | 'zip' | null>(null);
   const invoices = useInvoices(filters);
   const ids = { search: useId(), vendor: useId(), month: useId(), status: useId(), category: useId() };
   const months = useMemo(() => lastTwelveMonths(new Date()), []);
@@ -74,9 +77,10 @@ export function InvoiceAnalysisRoute() {
     },
     {
       title: 'Drive Upload',
-      description: 'File the invoices found so far in your drive (not available on this server yet).',
+      description: 'File the invoices found so far in your drive, in folders by date, without duplicates.',
       button: 'Upload to Drive',
       icon: CloudUpload,
+      onClick: () => void start(startDriveUpload, 'Failed to start Drive upload'),
     },
     {
       title: 'Full Sync',
@@ -111,8 +115,28 @@ export function InvoiceAnalysisRoute() {
       </div>
 
       <Card className="mt-6">
-        <CardHeader>
+        <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
           <CardTitle>Invoices</CardTitle>
+          <div className="flex flex-wrap gap-2">
+            {(['csv', 'json', 'zip'] as const).map((format) => (
+              <Button
+                key={format}
+                size="sm"
+                variant="outline"
+                disabled={exporting !== null}
+                title={format === 'zip' ? 'The documents in folders by date, with the CSV' : undefined}
+                onClick={() => {
+                  setExporting(format);
+                  exportInvoices(filters, format)
+                    .catch(() => toast.error('Export failed'))
+                    .finally(() => setExporting(null));
+                }}
+              >
+                <Download className="h-4 w-4" aria-hidden="true" />
+                {exporting === format ? 'Exporting…' : `Export ${format.toUpperCase()}`}
+              </Button>
+            ))}
+          </div>
         </CardHeader>
         <CardContent className="space-y-4">
           {accounts.data?.session.selectedScope === 'all' ? (

@@ -18,7 +18,9 @@ import {
 } from '../../features/accounts/api/accounts-api';
 import { useAddAccount } from '../../features/accounts/components/use-add-account';
 import { useAuthMethods } from '../../features/auth/api/auth-api';
+import { DriveCard } from './drive-card';
 import { ImapConnectDialog } from './imap-connect-dialog';
+import { MailImportCard } from './mail-import-card';
 import { TwoStepCard } from './two-step-card';
 
 const SCOPES: Array<{ value: AccountScope; label: string; description: string; toast: string }> = [
@@ -84,6 +86,8 @@ export function AccountManagement() {
           )}
         </CardContent>
       </Card>
+      <DriveCard />
+      <MailImportCard />
       <TwoStepCard />
       <ImapConnectDialog open={imapOpen} onClose={() => setImapOpen(false)} />
     </div>

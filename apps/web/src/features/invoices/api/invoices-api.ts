@@ -1,6 +1,11 @@
-import { InvoiceListResponseSchema, InvoiceStatsSchema, JobStartedResponseSchema } from '@invoicebox/core';
+import {
+  DriveLinkResponseSchema,
+  InvoiceListResponseSchema,
+  InvoiceStatsSchema,
+  JobStartedResponseSchema,
+} from '@invoicebox/core';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, apiDownload } from '../../../lib/api-client';
 
 export interface InvoiceFilters {
   vendor?: string;
@@ -45,3 +50,21 @@ export const useInvoiceStats = () =>
 
 export const startMailSync = () => api.post('/sync/gmail', { schema: JobStartedResponseSchema });
 export const startFullSync = () => api.post('/sync/full', { schema: JobStartedResponseSchema });
+export const startDriveUpload = () => api.post('/sync/drive/upload', { schema: JobStartedResponseSchema });
+export const getDriveLink = (invoiceId: string) =>
+  api.post(`/invoices/${invoiceId}/drive-link`, { schema: DriveLinkResponseSchema });
+
+/** The export of the current filters (no paging): CSV or JSON of the list, or a ZIP of the documents by date. */
+export const exportInvoices = (filters: InvoiceFilters, format: 'csv' | 'json' | 'zip') =>
+  apiDownload('/invoices/export', {
+    fallbackName: `invoices.${format}`,
+    query: {
+      format,
+      vendor: filters.vendor,
+      month: filters.month,
+      search: filters.search,
+      status: filters.status,
+      category: filters.category,
+      has_attachments: filters.hasAttachments ? 'true' : 'false',
+    },
+  });

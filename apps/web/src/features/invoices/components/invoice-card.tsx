@@ -7,9 +7,12 @@ import {
   isPreviewableDataUrl,
 } from '@invoicebox/core';
 import { Download, Eye, HardDrive, Paperclip } from 'lucide-react';
+import { toast } from 'sonner';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
+import { apiDownload } from '../../../lib/api-client';
+import { getDriveLink } from '../api/invoices-api';
 
 const dataUrl = (a: Invoice['attachments'][number]) => `data:${a.mimeType};base64,${a.data ?? ''}`;
 
@@ -39,13 +42,35 @@ function viewAttachments(invoice: Invoice) {
   }
 }
 
-/** Spec §2 Download: each attachment saved from its base64 data (large files from the download endpoint). */
+/** Spec §2 Download: each attachment saved from its base64 data (files too large to inline, from the API). */
 function download(invoice: Invoice) {
   for (const a of invoice.attachments) {
+    if (!a.data) {
+      void apiDownload(`/invoices/${invoice.id}/attachments/${a.id}`, { fallbackName: a.filename }).catch(() =>
+        toast.error(`Could not download ${a.filename}`),
+      );
+      continue;
+    }
     const link = document.createElement('a');
-    link.href = a.data ? dataUrl(a) : `/api/v1/invoices/${invoice.id}/attachments/${a.id}`;
+    link.href = dataUrl(a);
     link.download = a.filename;
     link.click();
+  }
+}
+
+/**
+ * Spec §2 Drive: opens the file in the drive. The window is opened at once (a popup opened after an await is blocked)
+ * and sent to the link the server gives: Google Drive's page, or a one-minute link to the file on this server.
+ */
+async function openInDrive(invoice: Invoice) {
+  const popup = window.open('', '_blank');
+  try {
+    const { url } = await getDriveLink(invoice.id);
+    if (popup) popup.location.href = url;
+    else window.location.assign(url);
+  } catch (error) {
+    popup?.close();
+    toast.error(error instanceof Error ? error.message : 'Could not open the drive file');
   }
 }
 
@@ -68,9 +93,13 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
         <div className="flex flex-wrap gap-2">
           <Badge variant={badge}>{status.label}</Badge>
           <Badge variant="outline">{invoice.category}</Badge>
+          <Badge variant="secondary">{invoice.frequency}</Badge>
           {invoice.invoice_number ? <Badge variant="secondary">No. {invoice.invoice_number}</Badge> : null}
         </div>
         {invoice.details ? <p className="line-clamp-2 text-sm text-slate-600">{invoice.details}</p> : null}
+        {invoice.status === 'failed' && invoice.drive_error ? (
+          <p className="text-sm text-red-700">Not filed in the drive: {invoice.drive_error}</p>
+        ) : null}
         {invoice.attachments.length > 0 ? (
           <ul className="space-y-1 text-sm text-slate-600">
             {invoice.attachments.map((a) => (
@@ -101,7 +130,7 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
               size="sm"
               variant="outline"
               disabled={!invoice.drive_file_id}
-              onClick={() => window.open(`/api/v1/drive/files/${invoice.drive_file_id}`, '_blank', 'noopener')}
+              onClick={() => void openInDrive(invoice)}
             >
               <HardDrive className="h-4 w-4" aria-hidden="true" />
               Drive

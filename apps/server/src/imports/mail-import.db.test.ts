@@ -1,0 +1,140 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../test/db';
+import { AccountsRepository } from '../accounts/accounts.repository';
+import { AccountsService } from '../accounts/accounts.service';
+import { bearer, buildAuthTestApp } from '../auth/auth.test-support';
+import { LocalBlobStore } from '../invoices/blob.store';
+import { IngestService } from '../invoices/ingest.service';
+import type { JobQueue } from '../jobs/job-queue';
+import type { AppJobRegistry } from '../jobs/registry';
+import { buildMail } from '../mail/testing/mail-builder';
+import { UsersRepository } from '../users/users.repository';
+import { UsersService } from '../users/users.service';
+import { mailImportRoutes } from './mail-import.routes';
+import { MailImportService } from './mail-import.service';
+
+const t = useTestDatabase();
+
+function mbox(count: number, offset = 0): Buffer {
+  const parts: Buffer[] = [];
+  for (let i = offset; i < offset + count; i++) {
+    parts.push(Buffer.from(`From sender${i}@vendor.example Mon Jan  1 00:00:00 2024\n`));
+    parts.push(
+      buildMail({
+        from: `Vendor ${i} <billing@vendor${i}.example>`,
+        subject: `Invoice ${i}`,
+        messageId: `<upload-${i}@example.com>`,
+        attachments: [{ filename: `invoice-${i}.pdf`, content: Buffer.from(`%PDF-1.4 invoice ${i}`) }],
+      }),
+    );
+    parts.push(Buffer.from('\n'));
+  }
+  return Buffer.concat(parts);
+}
+
+describe('mail upload and import', () => {
+  let harness: Awaited<ReturnType<typeof buildAuthTestApp>>;
+  let imports: MailImportService;
+  let dataDir: string;
+  let token = '';
+  let ownerId = '';
+  const enqueued: Array<{ upload_id: string; account_email?: string }> = [];
+
+  beforeAll(async () => {
+    const { db } = t().database;
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'invoicebox-import-'));
+    const accounts = new AccountsService(new AccountsRepository(db));
+    const ingest = new IngestService(db, new LocalBlobStore(path.join(dataDir, 'blobs')), {
+      extract: async () => null,
+    });
+    imports = new MailImportService(dataDir, 64 * 1024, new UsersService(new UsersRepository(db)), accounts, ingest);
+    // The starter's enqueue is recorded; the job's work is `imports.run`, called below as the worker would.
+    const queue = {
+      enqueue: async (_owner: string, _name: string, payload: { upload_id: string }) => {
+        enqueued.push(payload);
+        return '00000000-0000-4000-8000-000000000002';
+      },
+    } as unknown as JobQueue<AppJobRegistry>;
+    harness = await buildAuthTestApp(db, { routes: [mailImportRoutes(imports, queue)] });
+    const signup = await harness.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/local/signup',
+      payload: { email: 'me@example.com', password: 'a long password' },
+    });
+    token = signup.json().token;
+    ownerId = signup.json().user.id;
+  });
+  afterAll(async () => {
+    await harness.app.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const upload = (body: Buffer, query = '', type = 'application/mbox') =>
+    harness.app.inject({
+      method: 'POST',
+      url: `/api/v1/imports/mail${query}`,
+      headers: { ...bearer(token), 'content-type': type },
+      payload: body,
+    });
+  const uploadsLeft = async () => fs.readdir(path.join(dataDir, 'imports', ownerId)).catch(() => []);
+
+  it('stores the upload under a name of its own and starts an import job that reads it', async () => {
+    const response = await upload(mbox(3), '?account_email=takeout%40example.com');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().job_id).toBeTruthy();
+    const job = enqueued.at(-1)!;
+    expect(job).toEqual({ upload_id: expect.stringMatching(/^[0-9a-f-]{36}$/), account_email: 'takeout@example.com' });
+    expect(await uploadsLeft()).toEqual([`${job.upload_id}.upload`]);
+
+    const result = await imports.run(ownerId, job.upload_id, job.account_email);
+    expect(result).toEqual({ account: 'takeout@example.com', read: 3, added: 3, invoices: 3, unreadable: 0 });
+    expect(await uploadsLeft()).toEqual([]);
+    const { rows } = await t().database.pool.query('select count(*)::int as n from invoices where owner_id = $1', [
+      ownerId,
+    ]);
+    expect(rows[0].n).toBe(3);
+  });
+
+  it('records nothing twice when an overlapping export is uploaded again', async () => {
+    await upload(mbox(4));
+    const again = await imports.run(ownerId, enqueued.at(-1)!.upload_id, 'takeout@example.com');
+    expect(again).toMatchObject({ read: 4, added: 1, invoices: 1 });
+  });
+
+  it('refuses a file over the limit or an empty one, and keeps nothing of it', async () => {
+    const big = await upload(Buffer.alloc(65 * 1024, 'a'));
+    expect(big.statusCode).toBe(413);
+    const empty = await upload(Buffer.alloc(0), '', 'application/octet-stream');
+    expect(empty.statusCode).toBe(400);
+    const json = await harness.app.inject({
+      method: 'POST',
+      url: '/api/v1/imports/mail',
+      headers: bearer(token),
+      payload: { path: '/etc/passwd' },
+    });
+    expect(json.statusCode).toBe(415);
+    expect(await uploadsLeft()).toEqual([]);
+  });
+
+  it('never reads another person’s upload or a made-up one', async () => {
+    await expect(imports.run(ownerId, '00000000-0000-4000-8000-000000000000', undefined)).rejects.toThrow(
+      'The uploaded file is gone',
+    );
+    await expect(imports.run(ownerId, '../../etc/passwd', undefined)).rejects.toThrow('No such upload');
+  });
+
+  it('accepts one .eml file as well', async () => {
+    const eml = buildMail({
+      from: 'Single <one@single.example>',
+      subject: 'Invoice single',
+      messageId: '<single@example.com>',
+      attachments: [{ filename: 'single.pdf', content: Buffer.from('%PDF-1.4 single') }],
+    });
+    await upload(eml, '', 'message/rfc822');
+    const result = await imports.run(ownerId, enqueued.at(-1)!.upload_id, undefined);
+    expect(result).toMatchObject({ account: 'me@example.com', read: 1, added: 1, invoices: 1 });
+  });
+});

@@ -1,0 +1,114 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { AccountsService } from '../accounts/accounts.service';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
+import type { IngestService } from '../invoices/ingest.service';
+import type { RawMail } from '../mail/mail-message';
+import { readRawMailPath } from '../mail/mail-path.reader';
+import type { UsersService } from '../users/users.service';
+
+const UPLOAD_ID = /^[0-9a-f-]{36}$/;
+
+/**
+ * An uploaded file gets a new name each time, so a message is known by its bytes instead of its place in the file:
+ * uploading the same export twice (or an overlapping one) records each message once.
+ */
+async function* keyedByContent(source: AsyncIterable<RawMail>): AsyncGenerator<RawMail> {
+  for await (const raw of source) {
+    yield raw.ok ? { ...raw, origin: `upload:${createHash('sha256').update(raw.source).digest('hex')}` } : raw;
+  }
+}
+
+export interface MailImportResult {
+  account: string;
+  read: number;
+  added: number;
+  invoices: number;
+  unreadable: number;
+}
+
+/**
+ * Mail uploaded from the browser (an mbox such as a Google Takeout export, or one .eml): the bytes are streamed to a
+ * file of our own naming under `<data>/imports/<person>/` (never a path from the upload), then a `mail_import` job
+ * reads it like `invoicebox import` does. The import is idempotent, so a retried job adds nothing twice; the file is
+ * deleted once it has been read to the end.
+ */
+export class MailImportService {
+  constructor(
+    private readonly dataDir: string,
+    private readonly maxBytes: number,
+    private readonly users: UsersService,
+    private readonly accounts: AccountsService,
+    private readonly ingest: IngestService,
+  ) {}
+
+  /** Streams an upload to disk; refuses it (and keeps nothing) beyond `maxBytes` or when empty. */
+  async receive(ownerId: string, body: NodeJS.ReadableStream): Promise<string> {
+    const id = randomUUID();
+    const file = this.fileOf(ownerId, id);
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    let size = 0;
+    const limit = this.maxBytes;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > limit)
+          callback(new PayloadTooLargeError(`The file is larger than ${Math.round(limit / 1048576)} MB`));
+        else callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, counter, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      if (size === 0) throw new ValidationError('The file is empty');
+    } catch (error) {
+      await fs.rm(file, { force: true });
+      throw error;
+    }
+    return id;
+  }
+
+  /** Reads an uploaded file into the person's invoice store as the mailbox `accountEmail` (default: their own). */
+  async run(
+    ownerId: string,
+    uploadId: string,
+    accountEmail: string | undefined,
+    options: { signal?: AbortSignal; progress?: (percent: number, message: string) => Promise<void> } = {},
+  ): Promise<MailImportResult> {
+    const file = this.fileOf(ownerId, uploadId);
+    if (!(await fs.stat(file).catch(() => null))) throw new NotFoundError('The uploaded file is gone; upload it again');
+    const user = await this.users.findById(ownerId);
+    const account = await this.accounts.connect(ownerId, {
+      provider: 'mbox',
+      email: accountEmail ?? user?.email ?? 'imported@localhost',
+      displayName: accountEmail ? null : 'Imported mail',
+    });
+    let lastReport = 0;
+    const result = await this.ingest.ingest(ownerId, account.userId, keyedByContent(readRawMailPath(file)), {
+      ...(options.signal ? { signal: options.signal } : {}),
+      onProgress: (p) => {
+        // Progress is a count (an mbox has no message total before it is read); reported every 2 s at most.
+        if (Date.now() - lastReport < 2000) return;
+        lastReport = Date.now();
+        void options.progress?.(50, `${p.seen} messages read, ${p.invoices} new invoices`).catch(() => undefined);
+      },
+    });
+    await this.accounts.markSynced(ownerId, account.userId);
+    await fs.rm(file, { force: true });
+    return {
+      account: account.email,
+      read: result.seen,
+      added: result.added,
+      invoices: result.invoices,
+      unreadable: result.unreadable,
+    };
+  }
+
+  private fileOf(ownerId: string, uploadId: string): string {
+    if (!UPLOAD_ID.test(uploadId) || !UPLOAD_ID.test(ownerId)) throw new NotFoundError('No such upload');
+    return path.join(this.dataDir, 'imports', ownerId, `${uploadId}.upload`);
+  }
+}

@@ -1,0 +1,87 @@
+import type { Invoice } from '@invoicebox/core';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch } from '../../../test/render';
+import { InvoiceCard } from './invoice-card';
+
+const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
+vi.mock('sonner', () => ({ toast }));
+
+const INVOICE: Invoice = {
+  id: '6f1c2b9e-8a4d-4c1e-9b7a-2d3e4f5a6b7c',
+  vendor: 'Acme GmbH',
+  email: 'billing@acme.example',
+  amount: '€120.00',
+  amount_minor: 12_000,
+  currency: 'EUR',
+  invoice_date: '2024-03-05',
+  invoice_number: 'AC-1',
+  status: 'uploaded',
+  drive_file_id: 'Invoices/2024/03/2024-03-05 Acme GmbH AC-1.pdf',
+  category: 'Invoice',
+  details: 'Your invoice March',
+  frequency: 'Monthly',
+  drive_error: null,
+  attachments: [{ id: '0', filename: 'invoice.pdf', size: 2048, mimeType: 'application/pdf' }],
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('InvoiceCard', () => {
+  it('shows vendor, amount, short US date, status, category and frequency badges and the file size', () => {
+    render(<InvoiceCard invoice={INVOICE} />);
+    expect(screen.getByRole('heading', { name: 'Acme GmbH' })).toBeInTheDocument();
+    expect(screen.getByText('03/05/2024')).toBeInTheDocument();
+    expect(screen.getByText('Ready to Process')).toBeInTheDocument();
+    expect(screen.getByText('Monthly')).toBeInTheDocument();
+    expect(screen.getByText('2.0 KB')).toBeInTheDocument();
+  });
+
+  it('opens the drive link the server gives in the window it opened at the click', async () => {
+    const server = mockFetch((url, init) =>
+      url.pathname === `/api/v1/invoices/${INVOICE.id}/drive-link` && init?.method === 'POST'
+        ? { body: { url: '/api/v1/drive/open?link=v1.token' } }
+        : undefined,
+    );
+    vi.stubGlobal('fetch', server.fn);
+    const popup = { location: { href: '' }, close: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    render(<InvoiceCard invoice={INVOICE} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Drive' }));
+    expect(open).toHaveBeenCalledWith('', '_blank');
+    await waitFor(() => expect(popup.location.href).toBe('/api/v1/drive/open?link=v1.token'));
+  });
+
+  it('closes the window and says why when the file cannot be opened', async () => {
+    const server = mockFetch(() => ({ status: 404, body: { error: 'This invoice is not in the drive yet' } }));
+    vi.stubGlobal('fetch', server.fn);
+    const popup = { location: { href: '' }, close: vi.fn() };
+    vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    render(<InvoiceCard invoice={INVOICE} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Drive' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('This invoice is not in the drive yet'));
+    expect(popup.close).toHaveBeenCalled();
+  });
+
+  it('has no Drive button before the upload, and a failed upload shows its reason', () => {
+    const { rerender } = render(<InvoiceCard invoice={{ ...INVOICE, status: 'pending', drive_file_id: null }} />);
+    expect(screen.queryByRole('button', { name: 'Drive' })).toBeNull();
+    expect(screen.getByText('Needs Action')).toBeInTheDocument();
+    rerender(
+      <InvoiceCard
+        invoice={{ ...INVOICE, status: 'failed', drive_file_id: null, drive_error: 'The file is missing from storage' }}
+      />,
+    );
+    expect(screen.getByText('Missing')).toBeInTheDocument();
+    expect(screen.getByText('Not filed in the drive: The file is missing from storage')).toBeInTheDocument();
+  });
+
+  it('says the amount was not found', () => {
+    render(<InvoiceCard invoice={{ ...INVOICE, amount: null, amount_minor: null }} />);
+    expect(screen.getByText('Amount not detected / Check attachments')).toBeInTheDocument();
+  });
+});
