@@ -90,7 +90,7 @@ test('two-step verification: turn on with an authenticator code, sign in with it
   await expect(page.getByText('Two-step verification turned off')).toBeVisible();
 });
 
-test('Settings shows the drive and imports an uploaded mbox file as a job; its invoice appears', async ({
+test('Settings shows the drive and imports an uploaded mbox file as a job; the imported mailbox is listed', async ({
   page,
   request,
 }) => {
@@ -133,6 +133,8 @@ test('Settings shows the drive and imports an uploaded mbox file as a job; its i
       { timeout: 60_000 },
     )
     .toMatch(/^completed: Imported 1 new message\(s\) of 1 .*1 new invoice/);
+  // The end of the job refreshes the accounts: the imported mail is a mailbox of its own.
+  await expect(page.getByRole('listitem').filter({ hasText: 'Imported mail' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: shot('settings-drive-import'), fullPage: true });
 });

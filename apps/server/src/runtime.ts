@@ -186,6 +186,8 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
         },
       },
       async startWorkers(concurrency: number) {
+        // Partial files of a worker that was killed mid-write (never referenced by any row).
+        await blobs.sweepTemp().catch((error) => logger.warn({ err: error }, 'could not sweep temporary blob files'));
         await queue.work(concurrency);
         tokenRefresh.start();
       },

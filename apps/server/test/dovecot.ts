@@ -13,6 +13,13 @@ export interface TestDovecot {
   host: string;
   imapPort: number;
   lmtpPort: number;
+  /** Delivers messages over LMTP on one connection (the server's own delivery path). */
+  deliver(user: string, messages: Buffer[]): Promise<void>;
+  /**
+   * Writes messages straight into the user's Maildir `cur/`, as Dovecot's own delivery would, for seeding large
+   * mailboxes fast; Dovecot indexes them on the next SELECT. Only while no session has the mailbox open.
+   */
+  writeMaildir(user: string, messages: Buffer[]): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
   dispose(): Promise<void>;
@@ -110,11 +117,38 @@ service lmtp {
     while (await isOpen(imapPort)) await new Promise((r) => setTimeout(r, 20));
   }
 
+  async function writeMaildir(user: string, messages: Buffer[]) {
+    const maildir = path.join(dir, 'mail', user, 'Maildir');
+    for (const sub of ['cur', 'new', 'tmp']) await fs.mkdir(path.join(maildir, sub), { recursive: true });
+    const stamp = Math.floor(Date.now() / 1000);
+    // Unique names (time.Mseq.host), written in order: Dovecot gives UIDs in the order its readdir finds them.
+    const write = async (i: number) => {
+      const name = `${stamp}.M${i}P${process.pid}.seed,S=${messages[i]!.length}:2,`;
+      const file = path.join(maildir, 'cur', name);
+      await fs.writeFile(file, messages[i]!);
+      if (isRoot) await fs.chown(file, uid, gid);
+    };
+    for (let i = 0; i < messages.length; i += 64) {
+      await Promise.all(messages.slice(i, i + 64).map((_, j) => write(i + j)));
+    }
+    if (isRoot) {
+      for (const d of [
+        path.join(dir, 'mail', user),
+        maildir,
+        ...['cur', 'new', 'tmp'].map((s) => path.join(maildir, s)),
+      ]) {
+        await fs.chown(d, uid, gid);
+      }
+    }
+  }
+
   await start();
   return {
     host: '127.0.0.1',
     imapPort,
     lmtpPort,
+    deliver: (user, messages) => deliverLmtp(lmtpPort, user, messages),
+    writeMaildir,
     start,
     stop,
     async dispose() {
@@ -144,4 +178,61 @@ function isOpen(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/** A minimal LMTP client: LHLO once, then per message MAIL, RCPT, DATA and the dot-stuffed body in CRLF. */
+async function deliverLmtp(port: number, user: string, messages: Buffer[]): Promise<void> {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.setNoDelay(true);
+  let buffer = '';
+  const waiting: Array<(line: string) => void> = [];
+  const lines: string[] = [];
+  socket.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('latin1');
+    let at = buffer.indexOf('\r\n');
+    while (at !== -1) {
+      const line = buffer.slice(0, at);
+      buffer = buffer.slice(at + 2);
+      // Multi-line replies ("250-…") end with "250 …": only the last line completes a reply.
+      if (!/^\d{3}-/.test(line)) {
+        const next = waiting.shift();
+        if (next) next(line);
+        else lines.push(line);
+      }
+      at = buffer.indexOf('\r\n');
+    }
+  });
+  const failed = new Promise<never>((_, reject) => socket.once('error', reject));
+  const reply = () =>
+    Promise.race([
+      failed,
+      new Promise<string>((resolve) => {
+        const ready = lines.shift();
+        if (ready !== undefined) resolve(ready);
+        else waiting.push(resolve);
+      }),
+    ]);
+  const expect = async (code: string, what: string) => {
+    const line = await reply();
+    if (!line.startsWith(code)) throw new Error(`LMTP ${what}: ${line}`);
+  };
+  try {
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    await expect('220', 'greeting');
+    socket.write('LHLO localhost\r\n');
+    await expect('250', 'LHLO');
+    for (const message of messages) {
+      // MAIL, RCPT and DATA go in one write; the body waits for DATA's 354 (RFC 2920).
+      socket.write(`MAIL FROM:<seed@localhost>\r\nRCPT TO:<${user}@localhost>\r\nDATA\r\n`);
+      await expect('250', 'MAIL');
+      await expect('250', 'RCPT');
+      await expect('354', 'DATA');
+      const body = message.toString('latin1').replace(/\r?\n/g, '\r\n').replace(/^\./gm, '..');
+      socket.write(`${body}${body.endsWith('\r\n') ? '' : '\r\n'}.\r\n`, 'latin1');
+      await expect('250', 'delivery');
+    }
+    socket.write('QUIT\r\n');
+  } finally {
+    socket.end();
+  }
 }

@@ -45,4 +45,17 @@ describe('local blob store', () => {
     }
     expect(await fs.readdir(dir)).toEqual(['blobs']);
   });
+
+  it('sweeps partial files that a killed writer left, and only old ones', async () => {
+    const tempDir = path.join(dir, 'blobs', 'tmp');
+    await fs.mkdir(tempDir, { recursive: true });
+    const stale = path.join(tempDir, `${'a'.repeat(64)}.dead.tmp`);
+    const fresh = path.join(tempDir, `${'b'.repeat(64)}.live.tmp`);
+    await fs.writeFile(stale, 'partial');
+    await fs.writeFile(fresh, 'being written');
+    const old = new Date(Date.now() - 2 * 60 * 60_000);
+    await fs.utimes(stale, old, old);
+    expect(await store.sweepTemp()).toBe(1);
+    expect(await fs.readdir(tempDir)).toEqual([path.basename(fresh)]);
+  });
 });

@@ -31,9 +31,29 @@ export class LocalBlobStore implements BlobStore {
     const file = this.pathOf(sha256);
     if (await this.has(sha256)) return;
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    // Written in one temp folder, then renamed into place: a process killed mid-write leaves its partial file
+    // there, where `sweepTemp` finds it, never beside the real ones.
+    const tempDir = path.join(this.root, 'tmp');
+    await fs.mkdir(tempDir, { recursive: true });
+    const temp = path.join(tempDir, `${sha256}.${randomBytes(6).toString('hex')}.tmp`);
     await fs.writeFile(temp, bytes);
     await fs.rename(temp, file);
+  }
+
+  /** Removes partial files of writers that died (older than `olderThanMs`); returns how many. */
+  async sweepTemp(olderThanMs = 60 * 60_000): Promise<number> {
+    const tempDir = path.join(this.root, 'tmp');
+    const names = await fs.readdir(tempDir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      const full = path.join(tempDir, name);
+      const stat = await fs.stat(full).catch(() => null);
+      if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
+        await fs.rm(full, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   get(sha256: string): Promise<Buffer> {

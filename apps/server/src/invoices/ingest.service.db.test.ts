@@ -95,6 +95,90 @@ describe('ingesting mail into the invoice store', () => {
     }
   });
 
+  it('commits in batches, tells only of committed prefixes, and reads each document once', async () => {
+    const { db } = t().database;
+    const [owner] = await db.insert(users).values({ email: 'batch@example.com', displayName: 'B' }).returning();
+    const accounts = new AccountsService(new AccountsRepository(db));
+    const account = (await accounts.connect(owner!.id, { provider: 'mbox', email: 'batch@example.com' })).userId;
+    const extracted: string[] = [];
+    const counting = new IngestService(db, new LocalBlobStore(dir), {
+      extract: async (input) => {
+        extracted.push(input.filename);
+        return extractor.extract(input);
+      },
+    });
+    const mail = (doc: number, subject: string, i: number) =>
+      buildMail({
+        messageId: `<batch-${i}@x>`,
+        subject,
+        attachments: [{ filename: `invoice-${doc}.pdf`, content: `%PDF-1.4 batch document ${doc}` }],
+      });
+    const mails = [
+      mail(2, 'Our newsletter', 0), // refused by the rules: its document is not read for it
+      mail(2, 'Invoice 2', 1),
+      mail(3, 'Invoice 3', 2),
+      mail(3, 'Invoice 3, again', 3), // the same document in the same batch
+      mail(3, 'Invoice 3, once more', 4), // and in a later batch
+      mail(4, 'Invoice 4', 5),
+    ];
+    async function* stream() {
+      for (const [i, source] of mails.entries()) {
+        // Origins that sort in the opposite order of the stream: the stream's order must decide, not the keys'.
+        yield { ok: true as const, origin: `batch-${9 - i}`, source };
+        if (i === 2) yield { ok: false as const, error: { origin: 'bad', code: 'parse_failed' as const, message: '' } };
+      }
+    }
+    const stored = async () =>
+      (await db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.accountId, account)))[0]!.n;
+    const committed: Array<{ seen: number; stored: number }> = [];
+    const result = await counting.ingest(owner!.id, account, stream(), {
+      batchSize: 2,
+      onCommitted: async (seen) => {
+        committed.push({ seen, stored: await stored() });
+      },
+    });
+    expect(result).toEqual({ seen: 7, added: 6, invoices: 5, unreadable: 1 });
+    // Batches [0,1], [2,(unreadable),3], [4,5]: each report comes after its rows are in.
+    expect(committed).toEqual([
+      { seen: 2, stored: 2 },
+      { seen: 5, stored: 4 },
+      { seen: 7, stored: 6 },
+    ]);
+    expect(extracted.sort()).toEqual(['invoice-2.pdf', 'invoice-3.pdf', 'invoice-4.pdf']);
+    const rows = await db
+      .select({ details: invoices.details, amountMinor: invoices.amountMinor })
+      .from(invoices)
+      .where(eq(invoices.ownerId, owner!.id));
+    // One invoice per document, each from its first invoice email and with the fields read from it.
+    expect(rows.sort((a, b) => (a.details! < b.details! ? -1 : 1))).toEqual([
+      { details: 'Invoice 2', amountMinor: 1250 },
+      { details: 'Invoice 3', amountMinor: 1250 },
+      { details: 'Invoice 4', amountMinor: 1250 },
+    ]);
+  });
+
+  it('stores what a failing source handed over before it failed, then reports its error', async () => {
+    const { db } = t().database;
+    const [owner] = await db.insert(users).values({ email: 'drop@example.com', displayName: 'D' }).returning();
+    const accounts = new AccountsService(new AccountsRepository(db));
+    const account = (await accounts.connect(owner!.id, { provider: 'mbox', email: 'drop@example.com' })).userId;
+    async function* dropped() {
+      for (let i = 0; i < 3; i++) {
+        yield { ok: true as const, origin: `drop-${i}`, source: buildMail({ messageId: `<drop-${i}@x>` }) };
+      }
+      throw new Error('connection dropped');
+    }
+    const committed: number[] = [];
+    const error = await service
+      .ingest(owner!.id, account, dropped(), { onCommitted: async (seen) => void committed.push(seen) })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toBe('connection dropped');
+    expect(committed).toEqual([3]);
+    const [stored] = await db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.accountId, account));
+    expect(stored!.n).toBe(3);
+  });
+
   it('records a failed extraction on the invoice and goes on', async () => {
     const { db } = t().database;
     const failing = new IngestService(db, new LocalBlobStore(dir), {

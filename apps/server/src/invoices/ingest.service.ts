@@ -3,14 +3,16 @@ import {
   formatCurrency,
   formatMinorUnits,
   invoiceCategory,
+  isInvoiceCandidate,
   qualifyingAttachments,
 } from '@invoicebox/core';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import type { FieldExtractor } from '../mail/field-extractor';
-import type { RawMail } from '../mail/mail-message';
+import { toEmailDerivedRecord } from '../mail/email-record';
+import { type FieldExtractor, nullFieldExtractor } from '../mail/field-extractor';
+import type { MailMessage, RawMail } from '../mail/mail-message';
 import { parseMailMessage } from '../mail/mail-message.parser';
-import { scanMessage } from '../mail/scan.service';
+import { type ScanInvoice, scanMessage } from '../mail/scan.service';
 import type { BlobStore } from './blob.store';
 import { invoiceAccounts, invoices, mailMessages, messageAttachments } from './invoices.tables';
 
@@ -29,11 +31,43 @@ export interface IngestProgress {
   unreadable: number;
 }
 
+export interface IngestOptions {
+  signal?: AbortSignal;
+  /** Told after each message is read (`added` and `invoices` count what is committed so far). */
+  onProgress?: (p: IngestProgress) => void;
+  /**
+   * Told after each commit: the first `seen` messages of the stream are now in the store (or were unreadable), so a
+   * source may save its cursor up to there.
+   */
+  onCommitted?: (seen: number) => Promise<void>;
+  attachmentsRequired?: boolean;
+  /** Messages stored per transaction (default 100). */
+  batchSize?: number;
+}
+
+/** Messages stored per transaction: one commit (one WAL flush) and a few statements for many messages. */
+const BATCH_MESSAGES = 100;
+/** Raw bytes held before a commit, whatever the count: bounded memory with large messages. */
+const BATCH_BYTES = 16 * 1024 * 1024;
+/** A slow source (one message now and then) still commits this often. */
+const BATCH_WAIT_MS = 2000;
+
+/** Messages parsed and extracted at once within a batch. */
+const PREPARE_CONCURRENCY = 4;
+
+/** A new message read and extracted, ready to be written. */
+interface Prepared {
+  message: typeof mailMessages.$inferInsert;
+  attachments: Array<Omit<typeof messageAttachments.$inferInsert, 'messageRowId'>>;
+  invoice: Omit<typeof invoices.$inferInsert, 'messageRowId'> | null;
+}
+
 /**
  * Takes messages from any mail source (mbox/eml import, IMAP, Gmail) into the store for one owner and account.
  * Safe to run again from the start after a crash at any point: a message already recorded for the account is
- * skipped; a new one is recorded with its invoice in ONE transaction (files first, idempotent by hash), and an
- * invoice already known by its document hash (another account, another sync) is linked, not created twice.
+ * skipped; new ones are recorded with their invoices in batches, each ONE transaction (files first, idempotent by
+ * hash), and an invoice already known by its document hash (another account, another sync, another message of the
+ * same batch) is linked, not created twice. A run stopped by its signal drops the batch it has not committed yet.
  */
 export class IngestService {
   constructor(
@@ -42,140 +76,327 @@ export class IngestService {
     private readonly extractor: FieldExtractor,
   ) {}
 
+  private extracting: Promise<unknown> = Promise.resolve();
+  /**
+   * The extractor, one file at a time even while several messages are prepared: a file's extraction time limit then
+   * starts when its extraction does, never while it waits behind a slow one.
+   */
+  private readonly oneAtATime: FieldExtractor = {
+    extract: (input) => {
+      const run = this.extracting.then(() => this.extractor.extract(input));
+      this.extracting = run.catch(() => undefined);
+      return run;
+    },
+  };
+
   async ingest(
     ownerId: string,
     accountId: string,
     messages: AsyncIterable<RawMail>,
-    options: { signal?: AbortSignal; onProgress?: (p: IngestProgress) => void; attachmentsRequired?: boolean } = {},
+    options: IngestOptions = {},
   ): Promise<IngestProgress> {
     const progress: IngestProgress = { seen: 0, added: 0, invoices: 0, unreadable: 0 };
-    for await (const raw of messages) {
+    const limit = Math.max(1, options.batchSize ?? BATCH_MESSAGES);
+    let batch: Array<{ origin: string; source: Buffer }> = [];
+    let bytes = 0;
+    let since = 0;
+    // Documents whose fields this run has read (or found on an invoice already): each is extracted once.
+    const extracted = new Set<string>();
+    // The previous batch's transaction: it runs while the next batch is parsed and extracted, and batches commit in
+    // stream order, so `onCommitted` always covers a prefix of the stream.
+    let writing: Promise<void> = Promise.resolve();
+    let covered = 0;
+    const commit = async () => {
+      const taken = batch;
+      const seen = progress.seen;
+      if (seen === covered) return;
+      covered = seen;
+      batch = [];
+      bytes = 0;
+      const ready = await this.prepareBatch(ownerId, accountId, taken, options, extracted);
+      progress.unreadable += ready.unreadable;
+      await writing;
       options.signal?.throwIfAborted();
-      progress.seen += 1;
-      if (!raw.ok) {
-        progress.unreadable += 1;
-        options.onProgress?.(progress);
-        continue;
-      }
-      const [known] = await this.db
-        .select({ id: mailMessages.id })
-        .from(mailMessages)
-        .where(and(eq(mailMessages.accountId, accountId), eq(mailMessages.origin, raw.origin)));
-      if (known) {
-        options.onProgress?.(progress);
-        continue;
-      }
-      const parsed = await parseMailMessage(raw.source, raw.origin);
-      if (!parsed.ok) {
-        progress.unreadable += 1;
-        options.onProgress?.(progress);
-        continue;
-      }
-      const message = parsed.message;
-      for (const attachment of message.attachments) await this.blobs.put(attachment.sha256, attachment.content);
-      const extractionErrors: Array<{ filename: string; error: string }> = [];
-      const found = await scanMessage(message, {
-        extractor: this.extractor,
-        attachmentsRequired: options.attachmentsRequired ?? true,
-        // A failed extraction is recorded on the invoice, never fatal.
-        onExtractionError: (_origin, filename, error) =>
-          extractionErrors.push({ filename, error: error instanceof Error ? error.message : String(error) }),
+      writing = this.writeBatch(ownerId, accountId, ready.prepared).then(async (stored) => {
+        progress.added += stored.added;
+        progress.invoices += stored.invoices;
+        await options.onCommitted?.(seen);
       });
-      const qualifying = new Set(qualifyingAttachments(message.attachments).map((a) => a.sha256));
-      const created = await this.db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(mailMessages)
-          .values({
-            ownerId,
-            accountId,
-            origin: message.origin,
-            messageId: message.messageId,
-            senderName: message.from?.name ?? null,
-            senderEmail: message.from?.address ?? null,
-            subject: message.subject,
-            sentAt: message.date ? new Date(message.date) : null,
-            snippet: message.textSnippet.slice(0, 500),
-            isCandidate: found !== null,
-          })
-          .onConflictDoNothing()
-          .returning({ id: mailMessages.id });
-        if (!row) return null; // recorded meanwhile by a concurrent run
-        if (message.attachments.length > 0) {
-          await tx.insert(messageAttachments).values(
-            message.attachments.map((a, position) => ({
-              messageRowId: row.id,
-              position,
-              sha256: a.sha256,
-              filename: a.filename,
-              size: a.size,
-              contentType: a.contentType,
-              qualifies: qualifying.has(a.sha256),
-            })),
-          );
+      // Handled at the next `await writing`; this only keeps a failure from being reported as unhandled meanwhile.
+      writing.catch(() => undefined);
+    };
+    const iterator = messages[Symbol.asyncIterator]();
+    let sourceError: unknown;
+    try {
+      for (;;) {
+        let next: IteratorResult<RawMail>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          sourceError = error;
+          break;
         }
-        if (!found) return { invoice: false };
-        const dedupeKey = found.attachments[0]?.sha256 ?? `message:${message.messageId ?? message.origin}`;
-        const currency = found.currency ?? null;
-        const amountMinor =
-          found.amount !== null && currency ? decimalToMinorUnits(String(found.amount), currency) : null;
+        if (next.done) break;
+        const raw = next.value;
+        options.signal?.throwIfAborted();
+        progress.seen += 1;
+        if (raw.ok) {
+          if (batch.length === 0) since = Date.now();
+          batch.push({ origin: raw.origin, source: raw.source });
+          bytes += raw.source.length;
+        } else {
+          progress.unreadable += 1;
+        }
+        options.onProgress?.(progress);
+        if (
+          batch.length >= limit ||
+          bytes >= BATCH_BYTES ||
+          (batch.length > 0 && Date.now() - since >= BATCH_WAIT_MS)
+        ) {
+          await commit();
+        }
+      }
+      // Also when the source failed part-way (a dropped connection): what it handed over is stored.
+      if (!options.signal?.aborted) await commit();
+      await writing;
+    } catch (error) {
+      await iterator.return?.().catch(() => undefined);
+      // Never return while a transaction is still running on the caller's database.
+      await writing.catch(() => undefined);
+      throw error;
+    }
+    if (sourceError !== undefined) throw sourceError;
+    options.signal?.throwIfAborted();
+    return progress;
+  }
+
+  /** Parses, files and extracts the batch's messages that the account does not have yet. */
+  private async prepareBatch(
+    ownerId: string,
+    accountId: string,
+    batch: Array<{ origin: string; source: Buffer }>,
+    options: IngestOptions,
+    extracted: Set<string>,
+  ): Promise<{ prepared: Prepared[]; unreadable: number }> {
+    if (batch.length === 0) return { prepared: [], unreadable: 0 };
+    const known = new Set(
+      (
+        await this.db
+          .select({ origin: mailMessages.origin })
+          .from(mailMessages)
+          .where(
+            and(
+              eq(mailMessages.accountId, accountId),
+              inArray(mailMessages.origin, [...new Set(batch.map((b) => b.origin))]),
+            ),
+          )
+      ).map((row) => row.origin),
+    );
+    const fresh = batch.filter((raw) => {
+      if (known.has(raw.origin)) return false;
+      known.add(raw.origin); // the same origin twice in one stream is one message
+      return true;
+    });
+    // A few messages at a time: one's parsing and file writes overlap another's extraction (itself one at a time).
+    const parsed = await mapConcurrently(fresh, PREPARE_CONCURRENCY, async (raw) => {
+      options.signal?.throwIfAborted();
+      const read = await parseMailMessage(raw.source, raw.origin);
+      return read.ok ? read.message : null;
+    });
+    const messages = parsed.filter((m): m is MailMessage => m !== null);
+    // Documents that already have this owner's invoice (another account, a copy sent again) keep that invoice's
+    // fields: their extraction would be thrown away, so it is not run.
+    const documents = [
+      ...new Set(messages.map((m) => qualifyingAttachments(m.attachments)[0]?.sha256).filter((d) => d !== undefined)),
+    ];
+    if (documents.length > 0) {
+      const known = await this.db
+        .select({ key: invoices.dedupeKey })
+        .from(invoices)
+        .where(and(eq(invoices.ownerId, ownerId), inArray(invoices.dedupeKey, documents)));
+      for (const { key } of known) extracted.add(key);
+    }
+    const prepared = await mapConcurrently(messages, PREPARE_CONCURRENCY, (message) =>
+      this.prepare(ownerId, accountId, message, options, extracted),
+    );
+    return { prepared, unreadable: fresh.length - messages.length };
+  }
+
+  /** Writes prepared messages, their attachments and invoices in one transaction. */
+  private async writeBatch(
+    ownerId: string,
+    accountId: string,
+    prepared: Prepared[],
+  ): Promise<{ added: number; invoices: number }> {
+    if (prepared.length === 0) return { added: 0, invoices: 0 };
+    return this.db.transaction(async (tx) => {
+      // Rows in key order, so that two runs writing the same keys take their locks in the same order.
+      const ordered = [...prepared].sort((a, b) => (a.message.origin < b.message.origin ? -1 : 1));
+      const rows = await tx
+        .insert(mailMessages)
+        .values(ordered.map((p) => p.message))
+        .onConflictDoNothing()
+        .returning({ id: mailMessages.id, origin: mailMessages.origin });
+      // A message missing here was recorded meanwhile by a concurrent run: that run stores the rest of it.
+      const rowOf = new Map(rows.map((r) => [r.origin, r.id]));
+      const created = ordered.filter((p) => rowOf.has(p.message.origin));
+      const attachments = created.flatMap((p) =>
+        p.attachments.map((a) => ({ ...a, messageRowId: rowOf.get(p.message.origin)! })),
+      );
+      if (attachments.length > 0) await tx.insert(messageAttachments).values(attachments);
+      // One row per document: the batch's first message with it (the one whose fields were read) creates the
+      // invoice, later ones link to it.
+      const byKey = new Map<string, typeof invoices.$inferInsert>();
+      for (const p of prepared) {
+        if (!rowOf.has(p.message.origin)) continue;
+        if (p.invoice && !byKey.has(p.invoice.dedupeKey)) {
+          byKey.set(p.invoice.dedupeKey, { ...p.invoice, messageRowId: rowOf.get(p.message.origin)! });
+        }
+      }
+      if (byKey.size > 0) {
+        const keys = [...byKey.keys()].sort();
         await tx
           .insert(invoices)
-          .values({
-            ownerId,
-            dedupeKey,
-            messageRowId: row.id,
-            vendor: found.vendor,
-            email: found.email,
-            amount:
-              amountMinor !== null && currency
-                ? formatMinorUnits(amountMinor, currency)
-                : found.amount !== null
-                  ? formatCurrency(found.amount, currency ?? 'USD')
-                  : null,
-            amountMinor,
-            currency,
-            invoiceDate: found.invoice_date ?? message.date?.slice(0, 10) ?? null,
-            invoiceNumber: found.invoice_number,
-            category: invoiceCategory([message.subject, ...found.attachments.map((a) => a.filename)]),
-            details: message.subject,
-            accountIds: [accountId],
-            hasAttachments: qualifying.size > 0,
-            searchText: searchTextOf([
-              found.vendor,
-              found.email,
-              message.from?.name,
-              message.subject,
-              found.invoice_number,
-              ...message.attachments.map((a) => a.filename),
-            ]),
-            extraction: {
-              ...(extractionErrors.length > 0 ? { errors: extractionErrors } : {}),
-              source_fields: {
-                amount: found.amount,
-                currency: found.currency,
-                invoice_date: found.invoice_date,
-                invoice_number: found.invoice_number,
-              },
-            },
-          })
+          .values(keys.map((key) => byKey.get(key)!))
           .onConflictDoUpdate({
             target: [invoices.ownerId, invoices.dedupeKey],
             set: { accountIds: sql`${invoices.accountIds} || ${sql`array[${accountId}::uuid]`}` },
             setWhere: sql`not (${accountId}::uuid = any(${invoices.accountIds}))`,
           });
-        const [invoice] = await tx
+        const ids = await tx
           .select({ id: invoices.id })
           .from(invoices)
-          .where(and(eq(invoices.ownerId, ownerId), eq(invoices.dedupeKey, dedupeKey)));
-        await tx.insert(invoiceAccounts).values({ invoiceId: invoice!.id, accountId }).onConflictDoNothing();
-        return { invoice: true };
-      });
-      if (created) {
-        progress.added += 1;
-        if (created.invoice) progress.invoices += 1;
+          .where(and(eq(invoices.ownerId, ownerId), inArray(invoices.dedupeKey, keys)));
+        await tx
+          .insert(invoiceAccounts)
+          .values(ids.map(({ id }) => ({ invoiceId: id, accountId })))
+          .onConflictDoNothing();
       }
-      options.onProgress?.(progress);
-    }
-    return progress;
+      return { added: created.length, invoices: created.filter((p) => p.invoice).length };
+    });
   }
+
+  /**
+   * Files the attachments, applies the rules and extracts the fields of one new message: its rows, not yet written.
+   * `extracted`: documents whose fields are read already (or being read, by an earlier message of this run).
+   */
+  private async prepare(
+    ownerId: string,
+    accountId: string,
+    message: MailMessage,
+    options: IngestOptions,
+    extracted: Set<string>,
+  ): Promise<Prepared> {
+    // Claimed before the first await: messages start in stream order, so the first invoice email with a document
+    // reads it (an email the rules refuse reads nothing and claims nothing).
+    const candidate = isInvoiceCandidate(toEmailDerivedRecord(message), {
+      attachmentsRequired: options.attachmentsRequired ?? true,
+    });
+    const document = candidate ? qualifyingAttachments(message.attachments)[0]?.sha256 : undefined;
+    const readFields = document === undefined || !extracted.has(document);
+    if (document !== undefined) extracted.add(document);
+    const files = new Map(message.attachments.map((a) => [a.sha256, a.content]));
+    await Promise.all([...files].map(([sha256, content]) => this.blobs.put(sha256, content)));
+    const extractionErrors: Array<{ filename: string; error: string }> = [];
+    const found = await scanMessage(message, {
+      extractor: readFields ? this.oneAtATime : nullFieldExtractor,
+      attachmentsRequired: options.attachmentsRequired ?? true,
+      // A failed extraction is recorded on the invoice, never fatal.
+      onExtractionError: (_origin, filename, error) =>
+        extractionErrors.push({ filename, error: error instanceof Error ? error.message : String(error) }),
+    });
+    const qualifying = new Set(qualifyingAttachments(message.attachments).map((a) => a.sha256));
+    return {
+      message: {
+        ownerId,
+        accountId,
+        origin: message.origin,
+        messageId: message.messageId,
+        senderName: message.from?.name ?? null,
+        senderEmail: message.from?.address ?? null,
+        subject: message.subject,
+        sentAt: message.date ? new Date(message.date) : null,
+        snippet: message.textSnippet.slice(0, 500),
+        isCandidate: found !== null,
+      },
+      attachments: message.attachments.map((a, position) => ({
+        position,
+        sha256: a.sha256,
+        filename: a.filename,
+        size: a.size,
+        contentType: a.contentType,
+        qualifies: qualifying.has(a.sha256),
+      })),
+      invoice: found ? invoiceRow(ownerId, accountId, message, found, qualifying.size > 0, extractionErrors) : null,
+    };
+  }
+}
+
+function invoiceRow(
+  ownerId: string,
+  accountId: string,
+  message: MailMessage,
+  found: ScanInvoice,
+  hasAttachments: boolean,
+  extractionErrors: Array<{ filename: string; error: string }>,
+): Omit<typeof invoices.$inferInsert, 'messageRowId'> {
+  const currency = found.currency ?? null;
+  const amountMinor = found.amount !== null && currency ? decimalToMinorUnits(String(found.amount), currency) : null;
+  return {
+    ownerId,
+    dedupeKey: found.attachments[0]?.sha256 ?? `message:${message.messageId ?? message.origin}`,
+    vendor: found.vendor,
+    email: found.email,
+    amount:
+      amountMinor !== null && currency
+        ? formatMinorUnits(amountMinor, currency)
+        : found.amount !== null
+          ? formatCurrency(found.amount, currency ?? 'USD')
+          : null,
+    amountMinor,
+    currency,
+    invoiceDate: found.invoice_date ?? message.date?.slice(0, 10) ?? null,
+    invoiceNumber: found.invoice_number,
+    category: invoiceCategory([message.subject, ...found.attachments.map((a) => a.filename)]),
+    details: message.subject,
+    accountIds: [accountId],
+    hasAttachments,
+    searchText: searchTextOf([
+      found.vendor,
+      found.email,
+      message.from?.name,
+      message.subject,
+      found.invoice_number,
+      ...message.attachments.map((a) => a.filename),
+    ]),
+    extraction: {
+      ...(extractionErrors.length > 0 ? { errors: extractionErrors } : {}),
+      source_fields: {
+        amount: found.amount,
+        currency: found.currency,
+        invoice_date: found.invoice_date,
+        invoice_number: found.invoice_number,
+      },
+    },
+  };
+}
+
+/** `fn` over `items` with at most `limit` calls in flight; results in the items' order. The first failure stops it. */
+async function mapConcurrently<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
 }

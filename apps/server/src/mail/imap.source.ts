@@ -47,6 +47,27 @@ export class MailServerUnavailableError extends AppError {
 
 /** UIDs are fetched in batches: bounded memory on mailboxes of any size. */
 const DEFAULT_BATCH = 100;
+/** Message bytes fetched in one round trip (a message larger than this comes alone). */
+const FETCH_BYTES = 16 * 1024 * 1024;
+
+/** Splits UIDs, in order, into groups whose sizes add up to at most `limit` (a larger message is a group alone). */
+function byBytes(uids: number[], sizeOf: (uid: number) => number, limit: number): number[][] {
+  const groups: number[][] = [];
+  let group: number[] = [];
+  let bytes = 0;
+  for (const uid of uids) {
+    const size = sizeOf(uid);
+    if (group.length > 0 && bytes + size > limit) {
+      groups.push(group);
+      group = [];
+      bytes = 0;
+    }
+    group.push(uid);
+    bytes += size;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
 
 export class ImapMailSource {
   constructor(
@@ -84,33 +105,56 @@ export class ImapMailSource {
           // `n:*` always matches the newest message, even when its UID is below n: filter by UID as well.
           const found = await client.search({ uid: `${after + 1}:*` }, { uid: true });
           const uids = (found || []).filter((uid) => uid > after).sort((a, b) => a - b);
+          const max = this.limits.maxMessageBytes;
           const size = this.limits.batchSize ?? DEFAULT_BATCH;
-          for (let i = 0; i < uids.length; i += size) {
-            signal?.throwIfAborted();
-            const batch = uids.slice(i, i + size);
-            const sizes = new Map<number, number>();
-            for await (const m of client.fetch(batch.join(','), { uid: true, size: true }, { uid: true })) {
-              sizes.set(m.uid, m.size ?? 0);
+          // Sizes first (a message over the limit is reported, never downloaded), then the bodies in groups of at
+          // most FETCH_BYTES: one round trip for many small messages, never a batch of large ones in memory at once.
+          async function* groups() {
+            for (let i = 0; i < uids.length; i += size) {
+              signal?.throwIfAborted();
+              const batch = uids.slice(i, i + size);
+              const sizes = new Map<number, number>();
+              for await (const m of client.fetch(batch.join(','), { uid: true, size: true }, { uid: true })) {
+                sizes.set(m.uid, m.size ?? 0);
+              }
+              const fetchable = (uid: number) => ((sizes.get(uid) ?? 0) > max ? 0 : (sizes.get(uid) ?? 0));
+              for (const group of byBytes(batch, fetchable, FETCH_BYTES)) yield { group, sizes };
             }
-            const small = batch.filter((uid) => (sizes.get(uid) ?? 0) <= this.limits.maxMessageBytes);
+          }
+          const pending = groups();
+          const fetchNext = async () => {
+            const next = await pending.next();
+            if (next.done) return null;
+            const { group, sizes } = next.value;
+            const small = group.filter((uid) => (sizes.get(uid) ?? 0) <= max);
             const fetched = new Map<number, Buffer>();
             if (small.length > 0) {
               for await (const m of client.fetch(small.join(','), { uid: true, source: true }, { uid: true })) {
                 if (m.source) fetched.set(m.uid, m.source);
               }
             }
-            for (const uid of batch) {
+            return { group, sizes, fetched };
+          };
+          // One group ahead: the next group downloads while the consumer stores this one.
+          let ahead = fetchNext();
+          for (;;) {
+            const current = await ahead;
+            if (!current) break;
+            ahead = fetchNext();
+            ahead.catch(() => undefined); // surfaces at the next `await ahead`, or not at all if the consumer stops
+            const { group, sizes, fetched } = current;
+            for (const uid of group) {
               signal?.throwIfAborted();
               const origin = `imap:${mailbox}:${uidValidity}:${uid}`;
               state[mailbox] = { uidValidity, lastUid: uid };
               const source = fetched.get(uid);
+              fetched.delete(uid);
               const raw: RawMail = source
                 ? { ok: true, origin, source }
                 : {
                     ok: false,
                     error: {
-                      code:
-                        (sizes.get(uid) ?? 0) > this.limits.maxMessageBytes ? 'message_too_large' : 'unreadable_file',
+                      code: (sizes.get(uid) ?? 0) > max ? 'message_too_large' : 'unreadable_file',
                       message: `message ${uid} of ${mailbox} could not be read (${sizes.get(uid) ?? 0} bytes)`,
                       origin,
                     },

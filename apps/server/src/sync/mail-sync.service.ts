@@ -22,8 +22,8 @@ export interface AccountSyncResult {
 /**
  * The mail sync of the accounts in scope: each account's source (IMAP, Gmail API) from its saved cursor into the
  * invoice store. One account's failure is reported and the others go on; a refused sign-in marks the account.
- * The cursor is saved only after the messages before it are stored, so a killed sync resumes without losses, and the
- * store's keys make a repeated message a no-op.
+ * The cursor is saved only after the messages before it are committed to the store, so a killed sync resumes without
+ * losses, and the store's keys make a repeated message a no-op.
  */
 export class MailSyncService {
   constructor(
@@ -76,18 +76,24 @@ export class MailSyncService {
   private async syncAccount(ownerId: string, accountId: string, provider: string, signal?: AbortSignal) {
     if (provider === 'imap') {
       const { source, cursor } = await this.imap.source(ownerId, accountId);
-      let pending: ImapCursor | null = null;
-      const self = this;
-      // The cursor of a message is saved when the next one is asked for: by then the store has it.
+      // The cursor after each message handed to the store, until a commit covers it: then that one is saved.
+      const cursors: ImapCursor[] = [];
+      let committed = 0;
       async function* stream(): AsyncGenerator<RawMail> {
         for await (const { raw, cursor: next } of source.messagesSince(cursor, signal)) {
-          if (pending) await self.imap.saveCursor(ownerId, accountId, pending);
-          pending = next;
+          cursors.push(next);
           yield raw;
         }
       }
-      const done = await this.ingest.ingest(ownerId, accountId, stream(), signal ? { signal } : {});
-      if (pending) await this.imap.saveCursor(ownerId, accountId, pending);
+      const done = await this.ingest.ingest(ownerId, accountId, stream(), {
+        ...(signal ? { signal } : {}),
+        onCommitted: async (seen) => {
+          if (seen <= committed) return;
+          const stored = cursors.splice(0, seen - committed);
+          committed = seen;
+          await this.imap.saveCursor(ownerId, accountId, stored[stored.length - 1]!);
+        },
+      });
       return { messages: done.added, invoices: done.invoices };
     }
     if (provider === 'google') {

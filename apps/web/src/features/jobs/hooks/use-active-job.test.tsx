@@ -38,7 +38,7 @@ function setup(statuses: Job['status'][]) {
   const client = createTestQueryClient();
   const wrapper = ({ children }: { children: ReactNode }) => <TestProviders client={client}>{children}</TestProviders>;
   const hook = renderHook(() => useActiveJob(), { wrapper });
-  return { server, hook };
+  return { server, hook, client };
 }
 
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
@@ -95,6 +95,20 @@ describe('useActiveJob (spec §4)', () => {
 
     await advance(10_000);
     expect(server.calls).toHaveLength(3);
+  });
+
+  it('asks again for what a finished job changed (invoices, accounts, drive status), not before', async () => {
+    localStorage.setItem(STORAGE_KEYS.activeJobId, JOB_ID);
+    const { client } = setup(['running', 'completed']);
+    client.setQueryData(['invoices', 'list', {}], { invoices: [] });
+    client.setQueryData(['accounts'], { accounts: [] });
+    client.setQueryData(['drive-status'], { drive: {} });
+    await advance(0);
+    expect(client.getQueryState(['invoices', 'list', {}])?.isInvalidated).toBe(false);
+    await advance(2000);
+    for (const key of [['invoices', 'list', {}], ['accounts'], ['drive-status']]) {
+      expect(client.getQueryState(key)?.isInvalidated, JSON.stringify(key)).toBe(true);
+    }
   });
 
   it('toasts Failed when the job fails', async () => {

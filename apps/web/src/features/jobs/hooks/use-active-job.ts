@@ -1,5 +1,5 @@
 import { jobTypeLabel } from '@invoicebox/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { toast } from 'sonner';
 import { ApiError } from '../../../lib/api-client';
@@ -13,7 +13,11 @@ const isFinished = (status: string | undefined) => status === 'completed' || sta
  * Spec §4: the active job is polled every 2 s; a toast with its type label says 'Processing' until it ends,
  * then 'Completed' or 'Failed' for 5 s; the active job is cleared 2 s after the end.
  */
+/** What a finished job may have changed: its results are asked for again. */
+const CHANGED_BY_JOBS = [['invoices'], ['accounts'], ['drive-status'], ['jobs', 'list']] as const;
+
 export function useActiveJob() {
+  const client = useQueryClient();
   const jobId = useSyncExternalStore(subscribeActiveJobId, getActiveJobId, () => null);
 
   const query = useQuery({
@@ -40,11 +44,12 @@ export function useActiveJob() {
       toast.loading(label, { id: jobId, description: 'Processing', duration: Number.POSITIVE_INFINITY });
       return;
     }
+    for (const queryKey of CHANGED_BY_JOBS) void client.invalidateQueries({ queryKey });
     const timer = setTimeout(() => {
       if (getActiveJobId() === jobId) setActiveJobId(null);
     }, JOB_CLEAR_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [jobId, status, type]);
+  }, [jobId, status, type, client]);
 
   // A job that no longer exists (deleted with the history) cannot finish: forget it and its toast.
   const missing = query.error instanceof ApiError && query.error.status === 404;
