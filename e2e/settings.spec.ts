@@ -135,6 +135,15 @@ test('Settings shows the drive and imports an uploaded mbox file as a job; the i
     .toMatch(/^completed: Imported 1 new message\(s\) of 1 .*1 new invoice/);
   // The end of the job refreshes the accounts: the imported mail is a mailbox of its own.
   await expect(page.getByRole('listitem').filter({ hasText: 'Imported mail' })).toBeVisible();
+
+  const attachmentsRequired = page.getByLabel(/Only emails with a document attached/);
+  await expect(attachmentsRequired).toBeChecked();
+  await attachmentsRequired.uncheck();
+  await expect(page.getByText('Preferences saved; they apply to the next sync or import')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel(/Only emails with a document attached/)).not.toBeChecked();
+  await page.getByLabel(/Only emails with a document attached/).check();
+  await expect(page.getByLabel(/Only emails with a document attached/)).toBeChecked();
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: shot('settings-drive-import'), fullPage: true });
 });

@@ -41,6 +41,8 @@ import { OidcSignInService } from './oidc/oidc-sign-in.service';
 import { ProviderAccessService } from './oidc/provider-access.service';
 import { syncTokenRoutes } from './oidc/sync-token.routes';
 import { TokenRefreshScheduler } from './oidc/token-refresh.scheduler';
+import { preferencesRoutes } from './settings/preferences.routes';
+import { PreferencesService } from './settings/preferences.service';
 import { MailSyncService } from './sync/mail-sync.service';
 import { syncRoutes } from './sync/sync.routes';
 import { SyncDiagnosticsService } from './sync/sync-diagnostics.service';
@@ -91,9 +93,13 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
     const invoices = new InvoicesService(database.db, accounts, blobs);
     // Field extraction is loaded on first use: `start` does not pay for PDF and OCR libraries.
-    const ingest = new IngestService(database.db, blobs, {
-      extract: async (input) => (await import('./extraction/extraction.service')).extractInvoiceFields(input),
-    });
+    const preferences = new PreferencesService(database.db);
+    const ingest = new IngestService(
+      database.db,
+      blobs,
+      { extract: async (input) => (await import('./extraction/extraction.service')).extractInvoiceFields(input) },
+      (ownerId) => preferences.get(ownerId),
+    );
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
     const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
       box: auth.box,
@@ -163,6 +169,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
         syncRoutes(queue, accounts, new SyncDiagnosticsService(database.db, accounts)),
         driveRoutes(drive, queue, accounts),
         mailImportRoutes(mailImport, queue),
+        preferencesRoutes(preferences),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,

@@ -56,3 +56,4 @@ export * from '../auth/auth.tables';
 export * from '../drive/drive.tables';
 export * from '../invoices/invoices.tables';
 export * from '../oidc/oidc.tables';
+export * from '../settings/settings.tables';

@@ -4,6 +4,7 @@ import {
   formatMinorUnits,
   invoiceCategory,
   isInvoiceCandidate,
+  type Preferences,
   qualifyingAttachments,
 } from '@invoicebox/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -74,6 +75,8 @@ export class IngestService {
     private readonly db: Db,
     private readonly blobs: BlobStore,
     private readonly extractor: FieldExtractor,
+    /** The person's preferences, when the caller does not decide (syncs and imports do not). */
+    private readonly preferences?: (ownerId: string) => Promise<Preferences>,
   ) {}
 
   private extracting: Promise<unknown> = Promise.resolve();
@@ -96,6 +99,10 @@ export class IngestService {
     options: IngestOptions = {},
   ): Promise<IngestProgress> {
     const progress: IngestProgress = { seen: 0, added: 0, invoices: 0, unreadable: 0 };
+    if (options.attachmentsRequired === undefined && this.preferences) {
+      // The person's choice in Settings (spec §5 default: a document must be attached).
+      options = { ...options, attachmentsRequired: (await this.preferences(ownerId)).attachments_required };
+    }
     const limit = Math.max(1, options.batchSize ?? BATCH_MESSAGES);
     let batch: Array<{ origin: string; source: Buffer }> = [];
     let bytes = 0;

@@ -21,6 +21,7 @@ import { useAuthMethods } from '../../features/auth/api/auth-api';
 import { DriveCard } from './drive-card';
 import { ImapConnectDialog } from './imap-connect-dialog';
 import { MailImportCard } from './mail-import-card';
+import { PreferencesCard } from './preferences-card';
 import { TwoStepCard } from './two-step-card';
 
 const SCOPES: Array<{ value: AccountScope; label: string; description: string; toast: string }> = [
@@ -88,6 +89,7 @@ export function AccountManagement() {
       </Card>
       <DriveCard />
       <MailImportCard />
+      <PreferencesCard />
       <TwoStepCard />
       <ImapConnectDialog open={imapOpen} onClose={() => setImapOpen(false)} />
     </div>
