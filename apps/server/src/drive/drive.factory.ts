@@ -1,22 +1,36 @@
 import type { ProviderAccessService } from '../oidc/provider-access.service';
+import { ReauthRequiredError } from '../oidc/provider-access.service';
 import type { DriveFactory } from './drive.service';
+import { DriveAuthError } from './drive.store';
 import { GoogleDriveStore } from './google.drive';
 import { LocalDriveStore } from './local.drive';
 import { WebDavDriveStore } from './webdav.drive';
 
 /** The real adapters behind DriveService; Google Drive gets live access tokens of the chosen account. */
-export function createDriveFactory(providerAccess: ProviderAccessService, googleRootUrl?: string): DriveFactory {
+export function createDriveFactory(
+  providerAccess: ProviderAccessService,
+  googleRootUrl?: string,
+  googleOptions: { backoffMs?: number } = {},
+): DriveFactory {
   return (target) => {
     if (target.kind === 'local') return new LocalDriveStore(target.root);
     if (target.kind === 'webdav') {
       return new WebDavDriveStore({ url: target.url, username: target.username, password: target.password });
     }
     return new GoogleDriveStore({
-      accessToken: (forceRefresh) =>
-        forceRefresh
-          ? providerAccess.refreshedAccessToken(target.ownerId, target.accountId)
-          : providerAccess.accessToken(target.ownerId, target.accountId),
+      accessToken: async (forceRefresh) => {
+        try {
+          return forceRefresh
+            ? await providerAccess.refreshedAccessToken(target.ownerId, target.accountId)
+            : await providerAccess.accessToken(target.ownerId, target.accountId);
+        } catch (error) {
+          // No usable grant: the drive needs a new sign-in, which stops the upload run (not one invoice).
+          if (error instanceof ReauthRequiredError) throw new DriveAuthError(error.message);
+          throw error;
+        }
+      },
       ...(googleRootUrl ? { rootUrl: googleRootUrl } : {}),
+      ...googleOptions,
     });
   };
 }
