@@ -138,6 +138,19 @@ export async function extractInvoiceFields(
   return result;
 }
 
+/** The PDF modules, imported once on first use (a dynamic import per file costs more than the rules). */
+let pdfModules: Promise<typeof import('./pdf/pdf.reader') & typeof import('./pdf/pdf.isolate')> | null = null;
+function loadPdfModules() {
+  pdfModules ??= Promise.all([import('./pdf/pdf.reader'), import('./pdf/pdf.isolate')]).then(
+    ([a, b]) => ({ ...a, ...b }),
+    (error: unknown) => {
+      pdfModules = null; // a failed import is tried again on the next file
+      throw error;
+    },
+  );
+  return pdfModules;
+}
+
 async function run(
   input: { bytes: Uint8Array; filename: string; mimeType?: string },
   options: ExtractOptions,
@@ -168,8 +181,7 @@ async function run(
     source = 'text';
     metaKind = 'text';
   } else if (kind === 'pdf') {
-    const { openPdf, renderPdfPage, PdfReadError } = await import('./pdf/pdf.reader');
-    const { readPdfTextIsolated } = await import('./pdf/pdf.isolate');
+    const { openPdf, renderPdfPage, PdfReadError, readPdfTextIsolated } = await loadPdfModules();
     // The text step runs in a worker thread with its own hard limit, so a PDF that makes pdf.js spin is stopped.
     let text: Awaited<ReturnType<typeof readPdfTextIsolated>>;
     try {

@@ -18,11 +18,14 @@ export type {
   ModelEndpointOptions,
 } from './extraction.types';
 
+let service: Promise<typeof import('./extraction.service')> | null = null;
+
 export async function extractInvoiceFields(
   input: { bytes: Uint8Array; filename: string; mimeType?: string },
   options?: ExtractOptions,
 ): Promise<ExtractionResult> {
-  const { extractInvoiceFields: run } = await import('./extraction.service');
+  service ??= import('./extraction.service');
+  const { extractInvoiceFields: run } = await service;
   return run(input, options);
 }
 

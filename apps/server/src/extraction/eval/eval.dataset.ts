@@ -128,7 +128,7 @@ async function imageToPdf(image: Uint8Array, format: 'png' | 'jpeg'): Promise<Ui
   return doc.save();
 }
 
-export const FAMILIES_VERSION = 1;
+export const FAMILIES_VERSION = 2;
 
 export interface FamilyManifest {
   version: number;
@@ -167,4 +167,30 @@ export async function buildFamilies(perLang = 18): Promise<FamilyManifest> {
   const manifest = { version: FAMILIES_VERSION, perLang, familyA, familyB };
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 1));
   return manifest;
+}
+
+export const FAMILY_C_VERSION = 6;
+
+/** Builds family C (development set: header-row and stacked meta fields, issuer at the right or in the footer,
+ * credit notes; invoice.family-c.ts) under .tmp/extraction-eval/families/c, 18 files per language. */
+export async function buildFamilyC(perLang = 18): Promise<EvalItem[]> {
+  const { generateFamilyC } = await import('./invoice.family-c');
+  const dir = path.join(cacheDir(), 'families', 'c');
+  const manifestPath = path.join(dir, 'manifest.json');
+  if (existsSync(manifestPath)) {
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: number; perLang: number; items: EvalItem[] };
+    if (m.version === FAMILY_C_VERSION && m.perLang === perLang) return m.items;
+  }
+  mkdirSync(dir, { recursive: true });
+  const items: EvalItem[] = [];
+  for (const [li, lang] of LANGS.entries()) {
+    for (let i = 0; i < perLang; i++) {
+      const c = generateFamilyC(640_000 + li * 1000 + i, lang);
+      const file = path.join('families', 'c', `${c.id}.pdf`);
+      writeFileSync(path.join(cacheDir(), file), await renderPdf(c));
+      items.push(item(c, file));
+    }
+  }
+  writeFileSync(manifestPath, JSON.stringify({ version: FAMILY_C_VERSION, perLang, items }, null, 1));
+  return items;
 }

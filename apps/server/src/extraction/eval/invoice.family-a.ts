@@ -568,7 +568,8 @@ export function generateFamilyA(seed: number, lang: GenLang): GeneratedInvoice {
     runs,
     truth: {
       vendor: winAnsi(vendor),
-      amount: gross / 100,
+      // Credit notes print negative totals and are answered positive (EN 16931 type 381); corrections keep the sign.
+      amount: (credit && !/RECTIFICATIVA|STORNO/.test(v.credit) ? Math.abs(gross) : gross) / 100,
       currency,
       invoice_date: `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
       invoice_number: number,

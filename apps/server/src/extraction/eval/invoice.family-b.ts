@@ -379,7 +379,8 @@ export function generateFamilyB(seed: number, lang: GenLang): GeneratedInvoice {
     runs,
     truth: {
       vendor: winAnsi(vendor),
-      amount: gross / 100,
+      // The product's convention: credit notes answered positive (EN 16931 type 381), corrections keep their sign.
+      amount: (credit && !/korrektur|rectificativa|stornare/i.test(v.title[1]) ? Math.abs(gross) : gross) / 100,
       currency,
       invoice_date: `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
       invoice_number: number,

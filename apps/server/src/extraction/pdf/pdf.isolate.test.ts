@@ -1,9 +1,40 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../eval/eval.dataset';
 import { extractInvoiceFields } from '../extraction.service';
 import { javascriptPdf, slowTextPdf } from '../test-support/bad-inputs';
-import { readPdfTextIsolated, terminatePdfWorker } from './pdf.isolate';
+import { readPdfTextIsolated, terminatePdfWorker, usePdfTextFastPath } from './pdf.isolate';
 
-afterAll(() => terminatePdfWorker());
+afterAll(async () => {
+  await usePdfTextFastPath(true);
+  await terminatePdfWorker();
+});
+
+const realPdfs = path.resolve(repoRoot(), '..', 'shared', 'datasets', 'invoices-pdf');
+
+describe('text-only fast path of pdf.js (no font rebuilding, synchronous inflate)', () => {
+  // Real PDFs with embedded TrueType, CID and Type 1 fonts: the words must not change by a character or a point.
+  it.skipIf(!existsSync(realPdfs))('reads exactly the same words as stock pdf.js', async () => {
+    const files = readdirSync(realPdfs).filter((f) => f.endsWith('.pdf'));
+    const read = async () => {
+      const out: string[] = [];
+      for (const f of files) {
+        const t = await readPdfTextIsolated(new Uint8Array(readFileSync(path.join(realPdfs, f))), 50, 20_000);
+        for (const w of t.words)
+          out.push(`${f} ${w.page} ${w.text} ${w.x0.toFixed(2)} ${w.y0.toFixed(2)} ${w.x1.toFixed(2)}`);
+      }
+      return out;
+    };
+    await usePdfTextFastPath(false);
+    const stock = await read();
+    await usePdfTextFastPath(true);
+    const fast = await read();
+    await terminatePdfWorker();
+    expect(stock.length).toBeGreaterThan(500);
+    expect(fast).toEqual(stock);
+  });
+});
 
 describe('PDF text step in a worker with a hard time limit', () => {
   it('stops a worker stuck in a synchronous loop and reads the next file with a fresh one', async () => {

@@ -1,5 +1,5 @@
 import type { FieldGuess } from '../extraction.types';
-import { cellBelow, type Doc } from './document';
+import { cellBelow, type Doc, isValueCell } from './document';
 import { INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
 import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser';
 
@@ -10,9 +10,20 @@ export interface AmountGuess {
   lineIndex: number;
 }
 
+/** Titles of credit notes and corrections, whose amounts may be printed negative. */
+const CREDIT_TITLE =
+  /(?<![a-z])(credit note|credit memo|gutschrift|rechnungskorrektur|stornorechnung|korrekturrechnung|avoir|nota di credito|nota de credito|factura rectificativa|factura storno|factura de stornare|creditnota|creditfactuur)(?![a-z])/;
+
+/**
+ * Credit notes proper (EN 16931 type 381): their total is reported positive, as the e-invoice states it, whatever
+ * sign the page prints. A corrected invoice (type 384: Rechnungskorrektur, storno, rectificativa) keeps its sign.
+ */
+const CREDIT_NOTE_TITLE =
+  /(?<![a-z])(credit note|credit memo|gutschrift|avoir|nota di credito|nota de credito|creditnota|creditfactuur)(?![a-z])/;
+
 /** "Amount due"-style labels rank just below "grand total" ones: they differ only when a deposit was paid. */
 const DUE_ONLY =
-  /(?<![a-z])(amount due|balance due|total due|zu zahlen|zahlbetrag|te betalen|openstaand|net a payer|da pagare|a pagar|de plata)(?![a-z])/;
+  /(?<![a-z])(amount due|balance due|total due|zu zahlen|zahlbetrag|te betalen|openstaand|net a payer|reste a payer|restant du|solde a payer|da pagare|a pagar|de plata)(?![a-z])/;
 
 const DEPOSIT =
   /(?<![a-z])(deposit|down payment|prepaid|already paid|amount paid|paid|anzahlung|vorauszahlung|bezahlt|acompte|deja regle|deja paye|acconto|gia pagato|anticipo|pagado|avans|achitat|aanbetaling|reeds betaald|betaald)(?![a-z])/;
@@ -20,11 +31,12 @@ const DEPOSIT =
 const NET_LABEL =
   /(?<![a-z])(sub-?total|subtotaal|subtotale|zwischensumme|net|netto|nettobetrag|total ht|montant ht|ht|imponibile|base imponible|base|total fara tva|valoare fara tva|fara tva|excl\.? btw|totaal excl|total excl|net amount|summe netto)(?![a-z])/;
 
-/** The first amount (later lines first) that equals some net amount plus some tax amount, both non-zero. */
+/** The first amount (later lines first) that equals some net amount plus some tax amount, both non-zero and of one
+ * sign (credit notes print both negative). */
 function arithmeticTotal(_doc: Doc, nets: number[], taxes: number[], all: Candidate[]): Candidate | null {
   if (!nets.length || !taxes.length) return null;
   const sums = new Set<number>();
-  for (const n of nets) for (const t of taxes) if (n > 0 && t > 0) sums.add(n + t);
+  for (const n of nets) for (const t of taxes) if ((n > 0 && t > 0) || (n < 0 && t < 0)) sums.add(n + t);
   for (let k = all.length - 1; k >= 0; k--) {
     if (sums.has(all[k]!.amount.minor)) return all[k]!;
   }
@@ -75,7 +87,13 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
     const lastCell = lineAmounts[lineAmounts.length - 1]!.cell;
     for (const [k, { cell: j, a }] of lineAmounts.entries()) {
       const before = cellsF[j]!.slice(0, a.index);
-      let label = `${cellsF.slice(0, j).join('  ')}  ${before}`.trim();
+      // The label is the nearest run of text cells on the left, over any values in between ("Total | 1 | 278.61 |
+      // 319.00" in a table's sum row): "Termin | 22.01. | Kunde | 25070" labels 25070 "Kunde" only.
+      let to = j;
+      while (to > 0 && isValueCell(line.cells[to - 1]!.text)) to--;
+      let from = to;
+      while (from > 0 && !isValueCell(line.cells[from - 1]!.text)) from--;
+      let label = `${cellsF.slice(from, to).join('  ')}  ${before}`.trim();
       // The label may sit in the cell above (boxed summaries: "Total amount" over its value).
       let aboveScore: number | null = null;
       // Currency codes and symbols between values ("70,00 | EUR | 518,99") are not a label.
@@ -108,7 +126,7 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
       else if (TAX_LINE.test(label) && !INCLUDES_TAX.test(label)) taxes.push(a.minor);
       allAmounts.push({ amount: a, score: 0, lineIndex: i, currency: a.currency ?? lineCur });
       if (labelScore === null) {
-        if (currency && a.minor > 0 && !TAX_LINE.test(label) && !TOTAL_NEGATIVE.test(label)) {
+        if (currency && a.minor !== 0 && !TAX_LINE.test(label) && !TOTAL_NEGATIVE.test(label)) {
           fallback.push({ amount: a, score: 0.3, lineIndex: i, currency });
         }
         continue;
@@ -116,7 +134,6 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
       let score = labelScore + 0.03 * pos;
       if (rightmost) score += 0.02;
       else score -= 0.04;
-      if (a.minor < 0) score -= 0.05;
       if (a.minor === 0) score -= 0.2;
       if (currency) score += 0.01;
       cands.push({ amount: a, score, lineIndex: i, currency });
@@ -127,15 +144,27 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
   if (sumMatch && !cands.some((c) => c.amount.minor === sumMatch.amount.minor && c.score >= 0.85)) {
     cands.push({ ...sumMatch, score: cands.length ? 0.84 : 0.8 });
   }
+  // A credit note (titled so, or most printed amounts negative) may print its total negative; elsewhere a negative
+  // amount is a deduction, not the total.
+  const negatives = allAmounts.filter((c) => c.amount.minor < 0).length;
+  const head = doc.folded.slice(0, 40).flat().join(' ');
+  const credit = CREDIT_TITLE.test(head) || negatives * 2 > allAmounts.length;
+  const creditNote = CREDIT_NOTE_TITLE.test(head);
+  if (!credit) {
+    for (const c of cands) if (c.amount.minor < 0) c.score -= 0.05;
+    for (let k = fallback.length - 1; k >= 0; k--) if (fallback[k]!.amount.minor < 0) fallback.splice(k, 1);
+  }
   const pool = cands.length ? cands : fallback;
   if (!pool.length) return null;
+  // Sizes compare by absolute value on a credit note.
+  const size = (c: Candidate) => (credit ? Math.abs(c.amount.minor) : c.amount.minor);
   if (!cands.length) {
     // No total label at all: the largest amount with a currency, at low confidence.
-    pool.sort((x, y) => y.amount.minor - x.amount.minor);
+    pool.sort((x, y) => size(y) - size(x));
   } else {
     // Among equally labelled totals prefer the largest: subtotals and partial sums are smaller.
-    const maxMinor = Math.max(...pool.map((c) => c.amount.minor));
-    for (const c of pool) if (c.amount.minor === maxMinor) c.score += 0.015;
+    const maxMinor = Math.max(...pool.map(size));
+    for (const c of pool) if (size(c) === maxMinor) c.score += 0.015;
     pool.sort((x, y) => y.score - x.score || y.lineIndex - x.lineIndex);
   }
   let best = pool[0]!;
@@ -150,7 +179,7 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
   const confidence = Math.min(0.97, best.score + (agree > 1 ? 0.04 : 0));
   return {
     value: {
-      minor: best.amount.minor,
+      minor: creditNote ? Math.abs(best.amount.minor) : best.amount.minor,
       decimals: best.amount.decimals,
       currency: best.currency,
       lineIndex: best.lineIndex,

@@ -113,6 +113,9 @@ export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
         } else if (b > 12 && a <= 12) {
           value = iso(y, a, b);
           known = 'mdy';
+        } else if (m[2] === '.') {
+          // Dotted numeric dates are day first in every locale that writes them (de, ro, nl, it, fr …).
+          value = iso(y, b, a);
         } else {
           ambiguous = a !== b;
           value = order === 'mdy' ? iso(y, a, b) : iso(y, b, a);

@@ -1,7 +1,20 @@
 import type { FieldGuess } from '../extraction.types';
 import { findDates } from './date.parser';
-import type { Doc } from './document';
-import { DATE_LABEL, DATE_NEGATIVE, DATE_WEAK, NUMBER_LABEL } from './labels';
+import { columnCell, type Doc, labelAbove, leftLabel } from './document';
+import { DATE_LABEL, DATE_NEGATIVE, DATE_WEAK, INVOICE_REFERENCE, NUMBER_LABEL } from './labels';
+
+/** A connector between two date labels naming one date ("/", "=", "and", "und", "et", "bzw."), then the other label. */
+const BOTH = /^\s*\(?\s*(?:[/=&+]|and|und|bzw\.?|oder|et|ou|e|y|en|si|sau)\s*(?:\p{L}+[\s.-]*){1,3}$/u;
+
+/** A weekday name just before a date (folded). */
+const WEEKDAY_TAIL =
+  /(?<![a-z])(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica|lunes|martes|miercoles|jueves|viernes|sabado|domingo|luni|marti|miercuri|joi|vineri|sambata|duminica|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)\.?,?\s*$/;
+
+/** Prepositions that only introduce a date ("le", "am", "du", "vom", "del", "din", "on", "op"). */
+const PREPOSITION = /^\s*(?:le|am|au|du|vom|del|din|on|op|il|el|la|per)\s*:?\s*$/;
+
+/** A place name and a comma (optionally "den", "le", "il", "el", "op", "am") in front of a date. */
+const PLACE_DATE = /^\s*\p{L}[\p{L} .'’-]{1,30},\s*(?:(?:den|le|il|el|op|am|on)\s+)?$/u;
 
 const TITLE_OR_NUMBER = /(?<![a-z])(?:invoice|\w*rechnung|gutschrift|facture|avoir|fattura|factura|factuur)(?![a-z])/;
 
@@ -23,6 +36,8 @@ function labelScore(label: string): number | null {
   const top = Math.max(strong, neg, weak, num);
   if (top < 0) return null;
   if (strong === top || (strong >= 0 && strong >= neg)) return 0.9;
+  // "Rechnungsdatum = Leistungsdatum", "Invoice date / tax point", "Date de facture et de livraison": one date for both.
+  if (strong >= 0 && neg > strong && BOTH.test(tail.slice(strong, top))) return 0.85;
   if (neg === top) return null;
   // "Due date", "Order date": a negative word right before the generic "date" word.
   if (weak === top) {
@@ -31,6 +46,19 @@ function labelScore(label: string): number | null {
     return /\p{L}{3}/u.test(tail.slice(weak)) ? 0.45 : 0.7;
   }
   return 0.6;
+}
+
+/** True when the line below holds a date in the same column as cell `j` of line `i`: a table's date column. */
+function dateColumnRow(doc: Doc, i: number, j: number): boolean {
+  const line = doc.lines[i]!;
+  const next = doc.lines[i + 1];
+  if (!next || next.page !== line.page) return false;
+  const cell = line.cells[j]!;
+  const hit = columnCell(next, cell.x0, cell.x1, 0.6 * line.size);
+  if (hit < 0) return false;
+  // The cell below is itself a date (not a sentence that mentions one).
+  const text = next.cells[hit]!.text.trim();
+  return findDates(text).some((d) => d.length >= 0.6 * text.length);
 }
 
 /**
@@ -52,7 +80,8 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
       let prevStart = -1;
       for (const d of dates) {
         const f = doc.folded[i]![j]!;
-        let label = f.slice(prevEnd, d.index);
+        // "Freitag, 5. Dezember 2025", "le jeudi 5 décembre": a weekday belongs to the date, not to its label.
+        let label = f.slice(prevEnd, d.index).replace(WEEKDAY_TAIL, '');
         prevEnd = d.index + d.length;
         // A date range ("01.05.14-31.05.14", "01.05. – 31.05.2024") is a service period.
         const next = dates[dates.indexOf(d) + 1];
@@ -60,20 +89,39 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
         const gapAfter = next && /^\s*(?:[-–]|bis|to|au|al|tot|pana la)\s*$/.test(f.slice(prevEnd, next.index));
         prevStart = d.index;
         if (gapBefore || gapAfter) continue;
+        // The date of another invoice this one refers to ("Gutschrift zu Rechnung Nr. 12 vom 05.11.2025").
+        if (INVOICE_REFERENCE.test(f.slice(0, d.index))) continue;
         // The cell to the left is a label only when it is not itself a value (table rows hold values side by side).
-        if (!/\p{L}{2}/u.test(label) && j > 0 && !/\d/.test(doc.folded[i]![j - 1]!)) label = doc.folded[i]![j - 1]!;
+        let left = j > 0 && !/\d/.test(doc.folded[i]![j - 1]!) ? doc.folded[i]![j - 1]! : null;
+        // A far cell on the left (a title beside a side column) yields to a label printed right above the value.
+        if (left && !leftLabel(doc, i, j, 8)) {
+          const above = labelAbove(doc, i, j);
+          if (above !== null && (labelScore(above) !== null || DATE_NEGATIVE.test(above))) left = null;
+        }
+        if (!/\p{L}{2}/u.test(label) && left) label = left;
+        // "Date d'échéance | le 5 janvier 2026", "Fällig | am 05.02.": a bare preposition in the value's cell only
+        // continues the label on its left.
+        else if (left && PREPOSITION.test(label)) label = `${left} ${label}`;
         let score = labelScore(label);
+        // Letter style "München, den 12. März 2024", "Lyon, le 10/09/2024", "Milano, 08.10.24": the place of issue and
+        // the date, near the top of the first page.
+        if (
+          score === null &&
+          PLACE_DATE.test(label) &&
+          line.page === 1 &&
+          line.rel < 0.45 &&
+          !DATE_NEGATIVE.test(label)
+        )
+          score = 0.8;
         if (score === null && !/\p{L}{2}/u.test(label)) {
-          // Label in the row above: "Invoice Date: | Due Date:" over "03/20/2023 | 04/04/2023".
-          const prev = doc.lines[i - 1];
-          if (prev && prev.page === line.page && cell.x0 !== undefined) {
-            const hit = prev.cells.findIndex((c) => c.x0 < cell.x1 + 3 && c.x1 > cell.x0 - 3);
-            if (hit >= 0) {
-              const above = doc.folded[i - 1]![hit]!;
-              const s = labelScore(above);
-              if (s !== null && !findDates(prev.cells[hit]!.text).length) score = s - 0.02;
-              else if (s === null && (DATE_NEGATIVE.test(above) || /\p{L}{3}/u.test(above))) continue;
-            }
+          // Column header over the value: "Invoice Date: | Due Date:" over "03/20/2023 | 04/04/2023", a label wrapped
+          // over two lines, or a label printed above its value.
+          const above = labelAbove(doc, i, j);
+          // A "Date" column of a table (service dates per item): the header labels every row, not the invoice.
+          if (above !== null && !dateColumnRow(doc, i, j)) {
+            const s = labelScore(above);
+            if (s !== null) score = s - 0.02;
+            else if (DATE_NEGATIVE.test(above) || /\p{L}{3}/u.test(above)) continue;
           }
         }
         if (score === null) {

@@ -95,3 +95,70 @@ export function cellBelow(doc: Doc, lineIdx: number, x0: number, x1: number, max
   }
   return null;
 }
+
+/** A value cell: digits with hardly any words (amounts, dates, identifiers), or a cell that is a date. */
+export function isValueCell(text: string): boolean {
+  if (!/\d/.test(text)) return false;
+  return text.replace(/[^\p{L}]/gu, '').length <= 3 || findDates(text).length > 0;
+}
+
+/** The cell of `line` in the same column as [x0, x1]: overlapping, or aligned on the left or right edge. */
+export function columnCell(line: Line, x0: number, x1: number, tol: number): number {
+  let best = -1;
+  let bestScore = -Infinity;
+  line.cells.forEach((c, j) => {
+    const overlap = Math.min(c.x1, x1) - Math.max(c.x0, x0);
+    const aligned = Math.abs(c.x0 - x0) < tol || Math.abs(c.x1 - x1) < tol;
+    if (overlap <= 0 && !aligned) return;
+    const score = overlap + (aligned ? tol : 0);
+    if (score > bestScore) {
+      best = j;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
+/**
+ * The column header over a value: the label cells stacked directly above cell `j` of line `i` (a header row over a
+ * row of values, a label printed over its value, a label wrapped over two lines), joined top to bottom, folded.
+ * Stops at another value (a table row), a complete "Label:" above, a wide vertical gap or the page's edge; allows
+ * one line without a cell in this column (a neighbour's label wrapped onto two lines).
+ */
+export function labelAbove(doc: Doc, i: number, j: number): string | null {
+  const line = doc.lines[i]!;
+  const cell = line.cells[j]!;
+  const parts: string[] = [];
+  let lastTop = line.y0;
+  let skipped = 0;
+  for (let k = i - 1; k >= 0 && k >= i - 5; k--) {
+    const l = doc.lines[k]!;
+    // The value may sit a few lines' height under its label; the lines of one wrapped label touch each other.
+    const maxGap = parts.length ? 0.8 * Math.max(line.size, l.size) : 3 * Math.max(line.size, l.size);
+    if (l.page !== line.page || lastTop - l.y1 > maxGap) break;
+    const hit = columnCell(l, cell.x0, cell.x1, 0.6 * line.size);
+    if (hit < 0) {
+      if (parts.length || ++skipped > 1) break;
+      continue;
+    }
+    const text = l.cells[hit]!.text;
+    // A value (a table row) ends the header; so does a complete "Label:" above the label already found, and a title
+    // in much larger type.
+    if (isValueCell(text) || !/[\p{L}#°º]/u.test(text) || (parts.length && /:\s*$|\d/.test(text))) break;
+    if (l.size > 1.6 * line.size) break;
+    parts.unshift(doc.folded[k]![hit]!);
+    lastTop = l.y0;
+    if (parts.length >= 3) break;
+  }
+  return parts.length ? parts.join(' ') : null;
+}
+
+/** The label cell left of cell `j` on its line (folded), when it is text, not a value, and not far away. */
+export function leftLabel(doc: Doc, i: number, j: number, maxGap = 12): string | null {
+  if (j === 0) return null;
+  const line = doc.lines[i]!;
+  const left = line.cells[j - 1]!;
+  if (/\d/.test(left.text) || !/\p{L}{2}/u.test(left.text)) return null;
+  if (line.cells[j]!.x0 - left.x1 > maxGap * line.size) return null;
+  return doc.folded[i]![j - 1]!;
+}

@@ -91,6 +91,10 @@ export const TOTAL_STRONG = words([
   'totaal incl\\.? btw',
   'totaal inclusief btw',
   'openstaand bedrag',
+  'reste a payer',
+  'restant du',
+  'solde a payer',
+  'rest de plata',
 ]);
 
 /** A bare "total" word: good when nothing stronger is on the page. */
@@ -182,6 +186,12 @@ export const TOTAL_NEGATIVE = words([
   'reeds betaald',
   'betaald',
   'discount',
+  'allowances?',
+  '\\w*abschlag\\w*',
+  'zuschlag\\w*',
+  'nachlass',
+  'rabais',
+  'ristorno',
   'rabatt',
   'skonto',
   'remise',
@@ -287,7 +297,7 @@ export const NUMBER_LABEL = words([
   'factuurnr\\.?',
   'factuur',
   // Credit notes and corrections title their number like invoices do: "Avoir AV-2017-0005", "Gutschrift Nr. 12".
-  '(?:rechnungskorrektur|korrekturrechnung|stornorechnung|gutschrift|credit\\s*note|credit\\s*memo|avoir|nota di credito|nota de credito|factura rectificativa|creditnota|creditfactuur|factura storno|factura de stornare)\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|no\\.?|n°|nº|number|nummer|numero|num\\.?)?',
+  '(?:rechnungskorrektur|korrekturrechnung|stornorechnung|gutschrift|credit\\s*note|credit\\s*memo|avoir|nota di credito|nota de credito|factura rectificativa|creditnota|creditfactuur|factura storno|factura de stornare)\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|no\\.?|n°|nº|number|nummer|numero|num\\.?|n\\.)?',
 ]);
 
 /** Labels of other numbers that look like invoice numbers. */
@@ -444,10 +454,43 @@ export const DATE_NEGATIVE = words([
   'liefer\\w*',
   'leistung\\w*',
   'livraison',
-  'consegna',
-  'entrega',
+  'livree?s?',
+  'consegna\\w*',
+  'entrega\\w*',
   'livrar\\w*',
+  'livrat\\w*',
   'lever\\w*',
+  'delivered',
+  'shipped',
+  'dispatched',
+  'supply',
+  'supplied',
+  'geliefert',
+  'geleverd',
+  'fornitura',
+  'prestation',
+  'prestacion',
+  'prestari\\w*',
+  'dienstleistung\\w*',
+  'uitvoering',
+  'aflever\\w*',
+  'ausliefer\\w*',
+  'versand\\w*',
+  'expedi\\w*',
+  'spedizion\\w*',
+  'envio',
+  'ddt',
+  'bolla',
+  'albaran',
+  'lieferschein',
+  'pago',
+  'pagamento',
+  'paiement',
+  'reglement',
+  'zahlung\\w*',
+  'betaal\\w*',
+  'platii',
+  'plata',
   'service',
   'period',
   'zeitraum',
@@ -497,6 +540,7 @@ export const CUSTOMER_LABEL = words([
   'acheteur',
   'cliente',
   'destinatario',
+  'intestatario',
   'spett\\.le',
   'fatturare a',
   'facturar a',
@@ -540,7 +584,14 @@ export const VENDOR_LABEL = words([
   'kontoinhaber',
   'titulaire du compte',
   'titulaire',
-  'intestatario(?: conto)?',
+  'intestatario conto',
+  'mittente',
+  'absender',
+  'emitent',
+  'emitente',
+  'remitente',
+  'expediteur',
+  'afzender',
   'titular(?: de la cuenta| cont)?',
   'rekeninghouder',
   'ten name van',
@@ -564,6 +615,13 @@ export const TITLE_WORDS = words([
   'nota di credito',
   'nota de credito',
   'creditnota',
+  'factura storno',
+  'factura rectificativa',
+  'factura fiscala',
+  'factura proforma',
+  'rechnungskorrektur',
+  'stornorechnung',
+  'proforma',
   'kopie',
   'copy',
   'original',
@@ -575,3 +633,11 @@ export const TITLE_WORDS = words([
 /** Company legal forms across the seven languages' countries (and common English ones). */
 export const LEGAL_FORM =
   /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|Limited|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II)(?![A-Za-z])/;
+
+/**
+ * Another invoice named in the text ("Gutschrift zu Rechnung Nr. 12 vom 05.11.", "Avoir sur facture n° 12 du …",
+ * "Facture d'origine", "Rif. fattura n. 12 del …"): the number and date that follow are that invoice's, not this
+ * document's (credit notes and corrections, final invoices after deposit invoices).
+ */
+export const INVOICE_REFERENCE =
+  /(?<![a-z])(?:(?:zu|zur|bezug:?|bezugnehmend auf|sur|relates to|relating to|credit for|against|rif\.?|riferimento|relativa alla|storno(?: della| de la| la)?|stornare(?: la)?|rectifica(?: la)?|creditering van|betreft|concerning|corrects?|correcting)\s+(?:the\s+|la\s+|de la\s+|der\s+|alla\s+)?(?:invoice|rechnung|facture|fattura|factura|factuur)|(?:invoice|rechnung|facture|fattura|factura|factuur)\s+(?:d.origine|originale?|rectificada|corrigee|stornata|ursprung\w*))(?![a-z])/;

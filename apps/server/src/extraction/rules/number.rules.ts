@@ -1,10 +1,15 @@
 import type { FieldGuess } from '../extraction.types';
 import { findDates } from './date.parser';
-import { cellBelow, type Doc } from './document';
-import { NUMBER_LABEL, NUMBER_NEGATIVE } from './labels';
+import { cellBelow, type Doc, labelAbove, leftLabel } from './document';
+import { INVOICE_REFERENCE, NUMBER_LABEL, NUMBER_NEGATIVE } from './labels';
 
 const TITLE_LINE =
   /(?<![a-z])(?:invoice|tax invoice|credit note|\w*rechnung|gutschrift|facture|avoir|fattura|nota di credito|factura|factuur|creditnota)(?![a-z])/;
+
+/** A bare "Number" / "Nummer" / "No." label: in an invoice's meta block, the document's own number (weakly). */
+const BARE_NUMBER = /^\s*(?:number|nummer|numero|numar|nr|no|n[°º])\.?\s*:?\s*$/;
+
+const BARE_NUMBER_INLINE = /^\s*(?:number|nummer|numero|numar)\s*:\s*(?=\S)/;
 
 const SPECIFIC = /(no|nr|number|nummer|num|numero|numar|#|n°|nº|id)\.?\s*:?\s*$/;
 const WEAK_LABEL =
@@ -41,6 +46,17 @@ export function firstToken(rest: string): string | null {
   return m[0].replace(/[.,;]+$/, '');
 }
 
+/** Score of a column header as an invoice-number label, or null: it must name the invoice's number and nothing else. */
+export function headerNumberScore(header: string): number | null {
+  if (BARE_NUMBER.test(header)) return 0.6;
+  const m = NUMBER_LABEL.exec(header);
+  if (!m || NUMBER_NEGATIVE.test(header)) return null;
+  if (/(?<![a-z])(date|datum|data|fecha|dato)(?![a-z])/.test(header)) return null;
+  // Anything but a few characters around the label ("Invoice", "Invoice no.", "N° facture :") is another text.
+  if (header.replace(m[0], '').replace(/[\s:#.°º]/g, '').length > 3) return null;
+  return SPECIFIC.test(m[0]) || /[#°º]|\b(?:no|nr|n)\b/.test(header) ? 0.88 : 0.8;
+}
+
 /**
  * The invoice number: the token after an invoice-number label in the same cell, the next cell, or the cell below.
  * Labels of customer, order and VAT numbers in the same cell disqualify it; the token must look like an identifier.
@@ -54,6 +70,27 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
   doc.lines.forEach((line, i) => {
     line.cells.forEach((cell, j) => {
       const f = doc.folded[i]![j]!;
+      // The number of another invoice this one refers to (credit notes, corrections).
+      if (INVOICE_REFERENCE.test(f)) return;
+      // A value under its column header: "Invoice no. | Date" over "2024-0042 | 01.02.2024", a header wrapped over
+      // two lines ("Invoice" / "No."), a label printed over its value in a side column.
+      if (/\d/.test(cell.text) && !NUMBER_LABEL.test(f) && !leftLabel(doc, i, j, 8)) {
+        const above = labelAbove(doc, i, j);
+        const score = above === null ? null : headerNumberScore(above);
+        if (score !== null) consider(firstToken(cell.text), score - 0.01 * line.rel, i);
+      }
+      // "Nummer | R338224", "Number: 2024-0042" in a meta block.
+      const nextToken = BARE_NUMBER.test(f) && line.cells[j + 1] ? firstToken(line.cells[j + 1]!.text) : null;
+      if (nextToken && plausibleNumber(nextToken)) {
+        consider(nextToken, 0.6 - 0.01 * line.rel, i);
+        return;
+      }
+      const bare = BARE_NUMBER_INLINE.exec(f);
+      const bareToken = bare ? firstToken(cell.text.slice(bare[0].length)) : null;
+      if (bareToken && plausibleNumber(bareToken)) {
+        consider(bareToken, 0.6 - 0.01 * line.rel, i);
+        return;
+      }
       const m = NUMBER_LABEL.exec(f);
       if (m) {
         const before = f.slice(0, m.index);
@@ -87,8 +124,12 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
         }
         if (rest.trim().replace(/[:#.\s]/g, '')) return;
         // "Beleg-Nr | : | R87654321012345": skip a cell holding only the colon.
-        const nextCell = /^[\s:#.]*$/.test(line.cells[j + 1]?.text ?? 'x') ? line.cells[j + 2] : line.cells[j + 1];
-        const next = nextCell ? firstToken(nextCell.text) : null;
+        const nextIdx = /^[\s:#.]*$/.test(line.cells[j + 1]?.text ?? 'x') ? j + 2 : j + 1;
+        const nextCell = line.cells[nextIdx];
+        // A value far to the right with its own label printed above it belongs to that label (a title beside a
+        // side column of label/value stacks).
+        const foreign = nextCell && nextCell.x0 - cell.x1 > 8 * line.size && labelAbove(doc, i, nextIdx) !== null;
+        const next = nextCell && !foreign ? firstToken(nextCell.text) : null;
         if (next && plausibleNumber(next)) {
           consider(next, base - 0.01 * line.rel, i);
           return;

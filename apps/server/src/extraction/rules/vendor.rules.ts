@@ -1,7 +1,7 @@
 import type { FieldGuess } from '../extraction.types';
 import { findDates } from './date.parser';
 import { cellBelow, type Doc } from './document';
-import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, VENDOR_LABEL } from './labels';
+import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VENDOR_LABEL } from './labels';
 import { findAmounts } from './money.parser';
 
 const ADDRESSY =
@@ -10,6 +10,39 @@ const ADDRESSY =
 /** Registration and tax-id words of a legal footer line. */
 const REGISTRATION =
   /(?<![a-z])(registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|cui|cif|nif|p\.?\s?iva|partita iva|rea|registro mercantil|reg\.?\s?com|registered in|company no|ust-?id\w*|vat reg\w*|btw)(?![a-z])/;
+
+const VENDOR_LABEL_ALL = new RegExp(VENDOR_LABEL.source, 'g');
+
+const TOTAL_WORDS = new RegExp(`${TOTAL_STRONG.source}|${TOTAL_WEAK.source}`);
+
+/** Identifiers only the issuer prints about itself: where to pay and where it is registered. */
+const ISSUER_STRONG_ID =
+  /(?<![a-z])(iban|bic|swift|registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|rea|registro mercantil|reg\.?\s?com|registered in|company no|steuernummer|steuer-?nr)(?![a-z])/;
+
+/** Tax ids, printed for the issuer and often for the customer too. */
+const TAX_ID =
+  /(?<![a-z])(ust-?id\w*|vat (?:no|reg\w*|number|id)|tax id|n° tva|tva|p\.?\s?iva|partita iva|nif|cif|cui|btw(?:-?nr)?|uid)(?![a-z])/;
+
+/** A line of an address block under a company name: street, postcode and town, contact details. */
+const BLOCK_LINE =
+  /\d|@|www\.|https?:|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|way|lane|allee|platz|tel|fax|phone|iban|bic)\b/i;
+
+/** Written like a company name: a legal form, or capitalised words (joined by short lower-case particles). */
+export function companyLike(text: string): boolean {
+  if (LEGAL_FORM.test(text)) return true;
+  const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+  if (!words.length || words.length > 6) return false;
+  return words.every(
+    (w, k) =>
+      (k === words.length - 1 && /^(?:srl|sa|sl|spa|bv|nv|gmbh|ltd|llc|inc|sas|sarl|ag|kg|snc)\.?$/i.test(w)) ||
+      /^[^\p{L}]*\p{Lu}/u.test(w) ||
+      /^(?:de|di|da|del|della|van|von|der|den|la|le|y|e|et|und|and|of|du|des|&)$/.test(w),
+  );
+}
+
+/** Heads of footer lines that name a person or a bank, not the issuer. */
+const NOT_A_COMPANY =
+  /^(?:geschaftsfuhr\w*|geschaeftsfuehr\w*|managing director|director|ceo|gerant|amministratore|administrador|bank\w*|banque|banca|banco|sitz|registered office|tel|phone|fax|e-?mail)\b/;
 
 /** Separators of a one-line sender address: "Company - Street 1 - 12345 City", "A GmbH ● Weg 1 ● 12345 Ort". */
 const RETURN_SEP = /\s+[-–·|•●∙⋅]\s+/;
@@ -111,6 +144,7 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
     }
   });
 
+  const firstLine = doc.lines.findIndex((l) => l.page === 1);
   const page1Sizes = doc.lines.filter((l) => l.page === 1 && l.rel < 0.3).map((l) => l.size);
   const maxTop = Math.max(0, ...page1Sizes);
   const allSizes = doc.lines
@@ -126,7 +160,7 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       // 1. Seller label.
       // At the start of a cell ("Seller: X") or anywhere when a colon follows ("… – Account holder: X").
       const vl =
-        [...f.matchAll(new RegExp(VENDOR_LABEL.source, 'g'))].find(
+        [...f.matchAll(VENDOR_LABEL_ALL)].find(
           (m) => (m.index ?? 0) <= 2 || /^\s*:/.test(f.slice((m.index ?? 0) + m[0].length)),
         ) ?? null;
       // The label must stand alone ("Seller:", "Lieferant") — "Lieferant GmbH" is a name, not a label.
@@ -180,7 +214,12 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       // The name in front of the first separator of a line that states the issuer's registration.
       if (line.rel > 0.75 && j === 0 && REGISTRATION.test(f)) {
         const head = cell.text.split(/\s+[·|•–-]\s+|\s*[,;]\s+/)[0]!;
-        if (head.length < cell.text.length && !/\d/.test(head) && !REGISTRATION.test(foldPlain(head)))
+        if (
+          head.length < cell.text.length &&
+          !/[\d:]/.test(head) &&
+          !REGISTRATION.test(foldPlain(head)) &&
+          !NOT_A_COMPANY.test(foldPlain(head))
+        )
           add(head, LEGAL_FORM.test(head) ? 0.8 : 0.7, i);
       }
       // 3. Legal form.
@@ -201,11 +240,66 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       // 4. The biggest text at the top of page 1 (letterhead).
       if (line.page === 1 && line.rel < 0.25 && j === 0 && !ADDRESSY.test(cell.text)) {
         const big = line.size >= maxTop * 0.98 && maxTop > 0;
-        const first = i === doc.lines.findIndex((l) => l.page === 1);
+        const first = i === firstLine;
         // A letterhead clearly larger than the body text (and not the document title) is the issuer's name.
         const dominant = big && line.size >= 1.35 * medianSize && !inCustomer;
         if (big || first) add(cell.text, dominant ? 0.72 : big && first ? 0.5 : big ? 0.45 : 0.4, i);
       }
+    });
+  });
+
+  // 5. The issuer's block: the first line of the address block (same column, consecutive lines) that carries a bank
+  // account or a registration (strong) or a tax id (weak: customers' blocks print theirs too), outside the customer's
+  // block; a one-line footer ("Kestrel Logistics · 5 Harbour Way · VAT No. … · IBAN …") names it before the first
+  // separator.
+  const seenBlocks = new Set<number>();
+  doc.lines.forEach((line, i) => {
+    line.cells.forEach((cell, j) => {
+      const f = doc.folded[i]![j]!;
+      // An identifier must follow ("VAT 20%" is a rate, "Bank details" a heading).
+      if (!ISSUER_STRONG_ID.test(f) && !TAX_ID.test(f)) return;
+      if (!/\d[\d\s./-]{4,}\d/.test(cell.text) || customer.has(`${i}:${j}`)) return;
+      // A bank account or registration anywhere on the line makes the block the issuer's ("USt-IdNr. … | IBAN …").
+      const strong = ISSUER_STRONG_ID.test(doc.folded[i]!.join(' '));
+      const score = strong ? 0.82 : 0.72;
+      if (j === 0 && line.rel > 0.75 && /\s[·|•–]\s/.test(cell.text)) {
+        const head = cell.text.split(/\s+[·|•–]\s+/)[0]!;
+        const fh = foldPlain(head);
+        if (!/[\d:]/.test(head) && !ISSUER_STRONG_ID.test(fh) && !TAX_ID.test(fh) && !NOT_A_COMPANY.test(fh)) {
+          if (!ADDRESSY.test(head) && companyLike(head)) add(head, score, i);
+        }
+        return;
+      }
+      // Walk up the block over address, contact and id lines to its first line, which must be a name.
+      let top: [number, number] = [i, j];
+      let name: [number, number] | null = null;
+      for (let k = i - 1; k >= 0 && k >= i - 6; k--) {
+        const l = doc.lines[k]!;
+        const prev = doc.lines[top[0]]!;
+        if (l.page !== line.page || prev.y0 - l.y1 > 1.6 * Math.max(l.size, prev.size)) break;
+        const c = prev.cells[top[1]]!;
+        const hit = l.cells.findIndex((x) => Math.abs(x.x0 - c.x0) < 1.5 * l.size);
+        if (hit < 0) continue;
+        if (customer.has(`${k}:${hit}`)) break;
+        const text = l.cells[hit]!.text;
+        if (findAmounts(text).length) break;
+        if (BLOCK_LINE.test(text) || ISSUER_STRONG_ID.test(doc.folded[k]![hit]!) || TAX_ID.test(doc.folded[k]![hit]!)) {
+          if (l.size > 1.6 * line.size) break;
+          top = [k, hit];
+          continue;
+        }
+        name = [k, hit];
+        break;
+      }
+      if (!name || seenBlocks.has(name[0] * 1000 + name[1])) return;
+      seenBlocks.add(name[0] * 1000 + name[1]);
+      const text = doc.lines[name[0]]!.cells[name[1]]!.text;
+      const fn = doc.folded[name[0]]![name[1]]!;
+      const sentence =
+        /[!?]$/.test(text) || (/\.$/.test(text) && !LEGAL_FORM.test(text)) || text.split(/\s+/).length > 6;
+      if (sentence || /\d/.test(text) || isLabel(text) || isPartyWord(fn) || NOT_A_COMPANY.test(fn)) return;
+      if (TOTAL_WORDS.test(fn) || !companyLike(text)) return;
+      add(text, score, name[0]);
     });
   });
 
