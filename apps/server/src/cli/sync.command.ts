@@ -24,7 +24,9 @@ function progressLine(percent: number, message: string): string {
 export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
-    .description("sync the owner's connected mailboxes (IMAP, Gmail) into the invoice store, as the Gmail Sync button does")
+    .description(
+      "sync the owner's connected mailboxes (IMAP, Gmail) into the invoice store, as the Gmail Sync button does",
+    )
     .option('--account <email>', 'only this connected mailbox')
     .option('--drive', 'then file the new invoices in the drive chosen in Settings')
     .option('--json', 'print the per-account results as JSON on stdout')
@@ -45,7 +47,11 @@ export function registerSyncCommand(program: Command): void {
           ? accounts.filter((a) => a.email.toLowerCase() === options.account!.toLowerCase())
           : accounts;
         if (options.account && chosen.length === 0) {
-          throw new AppError(`no connected mailbox is ${options.account}`, { code: 'not_found', status: 404, exitCode: 2 });
+          throw new AppError(`no connected mailbox is ${options.account}`, {
+            code: 'not_found',
+            status: 404,
+            exitCode: 2,
+          });
         }
         const ids = chosen.map((a) => a.userId);
         const results = await runtime.mailSync.sync(owner.id, ids, { progress });
