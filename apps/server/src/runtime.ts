@@ -26,6 +26,7 @@ import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
 import { LocalBlobStore } from './invoices/blob.store';
+import { FieldsRefreshService } from './invoices/fields-refresh.service';
 import { IngestService } from './invoices/ingest.service';
 import { invoicesRoutes } from './invoices/invoices.routes';
 import { InvoicesService } from './invoices/invoices.service';
@@ -34,6 +35,7 @@ import { JobsRepository } from './jobs/jobs.repository';
 import { JobsService } from './jobs/jobs.service';
 import { type AppJobRegistry, createJobRegistry } from './jobs/registry';
 import type { Logger } from './logger';
+import type { FieldExtractor } from './mail/field-extractor';
 import { GOOGLE_AUTHORIZATION_PARAMS, GOOGLE_SCOPES, OidcClient } from './oidc/oidc.client';
 import { OidcRepository } from './oidc/oidc.repository';
 import { oidcRoutes } from './oidc/oidc.routes';
@@ -94,12 +96,12 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     const invoices = new InvoicesService(database.db, accounts, blobs);
     // Field extraction is loaded on first use: `start` does not pay for PDF and OCR libraries.
     const preferences = new PreferencesService(database.db);
-    const ingest = new IngestService(
-      database.db,
-      blobs,
-      { extract: async (input) => (await import('./extraction/extraction.service')).extractInvoiceFields(input) },
-      (ownerId) => preferences.get(ownerId),
-    );
+    const extractor = {
+      extract: async (input: Parameters<FieldExtractor['extract']>[0]) =>
+        (await import('./extraction/extraction.service')).extractInvoiceFields(input),
+    };
+    const ingest = new IngestService(database.db, blobs, extractor, (ownerId) => preferences.get(ownerId));
+    const fieldsRefresh = new FieldsRefreshService(database.db, blobs, extractor);
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
     const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
       box: auth.box,
@@ -136,12 +138,16 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       accounts,
       ingest,
     );
-    const queue = new JobQueue(createJobRegistry({ providerAccess, mailSync, drive, mailImport }), jobsRepository, {
-      connectionString: database.url,
-      leaseSeconds: config.jobLeaseSeconds,
-      timeoutSeconds: config.jobTimeoutSeconds,
-      log: (level, message, detail) => logger[level](detail ?? {}, message),
-    });
+    const queue = new JobQueue(
+      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts }),
+      jobsRepository,
+      {
+        connectionString: database.url,
+        leaseSeconds: config.jobLeaseSeconds,
+        timeoutSeconds: config.jobTimeoutSeconds,
+        log: (level, message, detail) => logger[level](detail ?? {}, message),
+      },
+    );
     await queue.start();
     const tokenRefresh = new TokenRefreshScheduler(
       database.db,

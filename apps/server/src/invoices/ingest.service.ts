@@ -9,6 +9,7 @@ import {
 } from '@invoicebox/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { toEmailDerivedRecord } from '../mail/email-record';
 import { type FieldExtractor, nullFieldExtractor } from '../mail/field-extractor';
 import type { MailMessage, RawMail } from '../mail/mail-message';
@@ -377,6 +378,7 @@ function invoiceRow(
       ...message.attachments.map((a) => a.filename),
     ]),
     extraction: {
+      version: EXTRACTION_RULES_VERSION,
       ...(extractionErrors.length > 0 ? { errors: extractionErrors } : {}),
       source_fields: {
         amount: found.amount,

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import type { AccountsService } from '../accounts/accounts.service';
 import type { DriveService, DriveUploadSummary } from '../drive/drive.service';
 import { AppError } from '../errors';
 import type { MailImportService } from '../imports/mail-import.service';
+import type { FieldsRefreshService } from '../invoices/fields-refresh.service';
 import type { ProviderAccessService } from '../oidc/provider-access.service';
 import type { MailSyncService } from '../sync/mail-sync.service';
 import { defineJob, type JobRegistry } from './job-registry';
@@ -32,6 +34,8 @@ export interface JobDependencies {
   mailSync: MailSyncService;
   drive: DriveService;
   mailImport: MailImportService;
+  fieldsRefresh: FieldsRefreshService;
+  accounts: AccountsService;
 }
 
 const syncPayload = z.object({
@@ -90,7 +94,14 @@ export function createJobRegistry(deps: JobDependencies) {
         await progress(5, payload.initial_setup ? 'First sync of your mailboxes' : 'Syncing mail');
         const results = await deps.mailSync.sync(ownerId, payload.account_ids, {
           signal,
-          progress: (percent, message) => progress(5 + percent * 0.6, message),
+          progress: (percent, message) => progress(5 + percent * 0.5, message),
+        });
+        // Invoices read by older extraction rules are read again: a better extractor reaches what was found before.
+        await progress(55, 'Reading invoice fields');
+        const accountIds = await deps.accounts.resolveAccountIds(ownerId, payload.account_ids);
+        const fields = await deps.fieldsRefresh.refresh(ownerId, accountIds, {
+          signal,
+          progress: (percent, message) => progress(55 + percent * 0.15, message),
         });
         // Mail failures are per account and reported; what other accounts (or earlier runs) found is still filed.
         await progress(70, 'Filing invoices in your drive');
@@ -107,7 +118,8 @@ export function createJobRegistry(deps: JobDependencies) {
           // The mail is in; a drive that is down fails only this step, and the next run files what is left.
           drive = `failed: ${error instanceof Error ? error.message : String(error)}`;
         }
-        return `${summary(results)}. Drive: ${drive}`;
+        const reread = fields.read > 0 ? ` Fields read again: ${fields.read} (${fields.changed} changed).` : '';
+        return `${summary(results)}.${reread} Drive: ${drive}`;
       },
     }),
     mail_import: defineJob({

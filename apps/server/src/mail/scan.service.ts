@@ -55,10 +55,10 @@ const FIELDS = ['vendor', 'amount', 'currency', 'invoice_date', 'invoice_number'
  * the amount: a vendor guessed from a file with no amount (a photo, a logo read by OCR) is noise, and the email's
  * sender is the better answer then.
  */
-async function extractFields(
-  message: MailMessage,
+export async function extractAttachmentFields(
+  origin: string,
   attachments: MailAttachment[],
-  options: ScanOptions,
+  options: Pick<ScanOptions, 'extractor' | 'onExtractionError'>,
 ): Promise<ExtractedInvoiceFields> {
   const extractor = options.extractor ?? nullFieldExtractor;
   const merged: ExtractedInvoiceFields = {
@@ -80,7 +80,7 @@ async function extractFields(
         mimeType: attachment.contentType,
       });
     } catch (error) {
-      options.onExtractionError?.(message.origin, attachment.filename, error);
+      options.onExtractionError?.(origin, attachment.filename, error);
       continue;
     }
     if (!found) continue;
@@ -101,7 +101,7 @@ export async function scanMessage(message: MailMessage, options: ScanOptions = {
   const record = toEmailDerivedRecord(message);
   if (!isInvoiceCandidate(record, { attachmentsRequired: options.attachmentsRequired ?? true })) return null;
   const attachments = qualifyingAttachments(message.attachments);
-  const fields = await extractFields(message, attachments, options);
+  const fields = await extractAttachmentFields(message.origin, attachments, options);
   return {
     message_id: message.messageId,
     email: record.email,

@@ -16,9 +16,14 @@ export function PreferencesCard() {
   const preferences = useQuery({
     queryKey: preferencesKey,
     queryFn: ({ signal }) => api.get('/settings/preferences', { schema: PreferencesSchema, signal }),
+    // Always asked again on the Settings screen: a cache persisted just before a reload may be older.
+    staleTime: 0,
   });
 
   const save = async (next: Preferences) => {
+    const previous = preferences.data;
+    // Shown at once; put back if the server refuses.
+    client.setQueryData(preferencesKey, next);
     setSaving(true);
     try {
       client.setQueryData(
@@ -27,6 +32,7 @@ export function PreferencesCard() {
       );
       toast.success('Preferences saved; they apply to the next sync or import');
     } catch (error) {
+      client.setQueryData(preferencesKey, previous);
       toast.error(error instanceof Error ? error.message : 'Could not save the preferences');
     } finally {
       setSaving(false);

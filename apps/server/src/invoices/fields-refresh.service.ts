@@ -1,0 +1,164 @@
+import { decimalToMinorUnits, formatCurrency, formatMinorUnits, invoiceCategory } from '@invoicebox/core';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { EXTRACTION_RULES_VERSION } from '../extraction/version';
+import { senderDomain } from '../mail/email-record';
+import type { FieldExtractor } from '../mail/field-extractor';
+import type { MailAttachment } from '../mail/mail-message';
+import { extractAttachmentFields } from '../mail/scan.service';
+import type { BlobStore } from './blob.store';
+import { searchTextOf } from './ingest.service';
+
+const PAGE = 50;
+
+interface RefreshRow {
+  id: string;
+  vendor: string | null;
+  amount: string | null;
+  invoice_date: string | null;
+  invoice_number: string | null;
+  sender_name: string | null;
+  sender_email: string | null;
+  subject: string | null;
+  sent_at: Date | string | null;
+  files: Array<{ sha256: string; filename: string; content_type: string; size: number }> | null;
+  names: string[] | null;
+}
+
+export interface FieldsRefreshSummary {
+  /** Invoices read again with the current rules. */
+  read: number;
+  /** Of those, invoices whose fields changed. */
+  changed: number;
+  /** Invoices whose documents could not be read (kept as they were, with the reason in `extraction.errors`). */
+  failed: number;
+}
+
+/**
+ * The field-extraction step of a full sync: invoices whose fields were read by older rules (extraction.version below
+ * the current one) are read again from their stored documents, so a better extractor reaches the invoices already
+ * found. Safe to run any number of times: it only replaces the fields the documents give, and marks each invoice
+ * with the version that read it, so a killed run resumes where it stopped.
+ */
+export class FieldsRefreshService {
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobStore,
+    private readonly extractor: FieldExtractor,
+    private readonly version = EXTRACTION_RULES_VERSION,
+  ) {}
+
+  async refresh(
+    ownerId: string,
+    accountIds: string[],
+    options: { signal?: AbortSignal; progress?: (percent: number, message: string) => Promise<void> } = {},
+  ): Promise<FieldsRefreshSummary> {
+    const summary: FieldsRefreshSummary = { read: 0, changed: 0, failed: 0 };
+    if (accountIds.length === 0) return summary;
+    const scope = sql`i.owner_id = ${ownerId} and i.has_attachments
+      and i.account_ids && array[${sql.join(
+        accountIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}]
+      and coalesce((i.extraction->>'version')::int, 0) < ${this.version}`;
+    const [{ total } = { total: 0 }] = (
+      await this.db.execute(sql`select count(*)::int as total from invoices i where ${scope}`)
+    ).rows as Array<{ total: number }>;
+    if (total === 0) return summary;
+    await options.progress?.(0, `Reading the fields of ${total} invoice(s) again`);
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const rows = (
+        await this.db.execute(sql`
+          select i.id, i.vendor, i.amount, i.invoice_date, i.invoice_number, m.sender_name, m.sender_email, m.subject, m.sent_at,
+                 (select json_agg(json_build_object('sha256', a.sha256, 'filename', a.filename,
+                                                    'content_type', a.content_type, 'size', a.size)
+                                  order by a.position)
+                  from message_attachments a where a.message_row_id = i.message_row_id and a.qualifies) as files,
+                 (select array_agg(a.filename order by a.position)
+                  from message_attachments a where a.message_row_id = i.message_row_id) as names
+          from invoices i join mail_messages m on m.id = i.message_row_id
+          where ${scope} and i.id > ${after}::uuid
+          order by i.id limit ${PAGE}`)
+      ).rows as unknown as RefreshRow[];
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        options.signal?.throwIfAborted();
+        after = row.id;
+        await this.refreshOne(ownerId, row, summary);
+        summary.read += 1;
+        await options.progress?.(
+          Math.min(99, (summary.read / total) * 100),
+          `Read the fields of ${summary.read} of ${total} invoice(s)`,
+        );
+      }
+    }
+    return summary;
+  }
+
+  private async refreshOne(ownerId: string, row: RefreshRow, summary: FieldsRefreshSummary): Promise<void> {
+    const errors: Array<{ filename: string; error: string }> = [];
+    const attachments: MailAttachment[] = [];
+    for (const file of row.files ?? []) {
+      try {
+        const content = await this.blobs.get(file.sha256);
+        attachments.push({
+          filename: file.filename,
+          contentType: file.content_type,
+          size: Number(file.size),
+          sha256: file.sha256,
+          content,
+        } as MailAttachment);
+      } catch {
+        errors.push({ filename: file.filename, error: 'The file is missing from storage' });
+      }
+    }
+    if (attachments.length === 0) {
+      // Nothing to read: keep the fields, record why, and do not try again with these rules.
+      summary.failed += 1;
+      await this.db.execute(sql`
+        update invoices set extraction = coalesce(extraction, '{}'::jsonb)
+          || ${JSON.stringify({ version: this.version, errors })}::jsonb
+        where owner_id = ${ownerId} and id = ${row.id}::uuid`);
+      return;
+    }
+    const fields = await extractAttachmentFields(row.id, attachments, {
+      extractor: this.extractor,
+      onExtractionError: (_origin, filename, error) =>
+        errors.push({ filename, error: error instanceof Error ? error.message : String(error) }),
+    });
+    const vendor = fields.vendor ?? (row.sender_name || senderDomain(row.sender_email));
+    const currency = fields.currency ?? null;
+    const amountMinor =
+      fields.amount !== null && currency ? decimalToMinorUnits(String(fields.amount), currency) : null;
+    const amount =
+      amountMinor !== null && currency
+        ? formatMinorUnits(amountMinor, currency)
+        : fields.amount !== null
+          ? formatCurrency(fields.amount, currency ?? 'USD')
+          : null;
+    const sentDate = row.sent_at ? new Date(row.sent_at).toISOString().slice(0, 10) : null;
+    const invoiceDate = fields.invoice_date ?? sentDate;
+    const extraction = {
+      version: this.version,
+      ...(errors.length > 0 ? { errors } : {}),
+      source_fields: {
+        amount: fields.amount,
+        currency: fields.currency,
+        invoice_date: fields.invoice_date,
+        invoice_number: fields.invoice_number,
+      },
+    };
+    await this.db.execute(sql`
+      update invoices set
+        vendor = ${vendor}, amount = ${amount}, amount_minor = ${amountMinor}, currency = ${currency},
+        invoice_date = ${invoiceDate}, invoice_number = ${fields.invoice_number},
+        category = ${invoiceCategory([row.subject, ...attachments.map((a) => a.filename)])},
+        search_text = ${searchTextOf([vendor, row.sender_email, row.sender_name, row.subject, fields.invoice_number, ...(row.names ?? [])])},
+        extraction = ${JSON.stringify(extraction)}::jsonb
+      where owner_id = ${ownerId} and id = ${row.id}::uuid`);
+    const before = [row.vendor, row.amount, row.invoice_date, row.invoice_number];
+    const after = [vendor, amount, invoiceDate, fields.invoice_number];
+    if (before.some((value, i) => value !== after[i])) summary.changed += 1;
+  }
+}
