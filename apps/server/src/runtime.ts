@@ -201,6 +201,8 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       async startWorkers(concurrency: number) {
         // Partial files of a worker that was killed mid-write (never referenced by any row).
         await blobs.sweepTemp().catch((error) => logger.warn({ err: error }, 'could not sweep temporary blob files'));
+        // Uploaded mail files whose import failed for good a week ago.
+        await mailImport.sweep().catch((error) => logger.warn({ err: error }, 'could not sweep old mail uploads'));
         await queue.work(concurrency);
         tokenRefresh.start();
       },

@@ -137,4 +137,15 @@ describe('mail upload and import', () => {
     const result = await imports.run(ownerId, enqueued.at(-1)!.upload_id, undefined);
     expect(result).toMatchObject({ account: 'me@example.com', read: 1, added: 1, invoices: 1 });
   });
+
+  it('sweeps uploads that no job read for a week, and only those', async () => {
+    await upload(mbox(1, 50));
+    const kept = enqueued.at(-1)!.upload_id;
+    await upload(mbox(1, 60));
+    const stale = enqueued.at(-1)!.upload_id;
+    const old = new Date(Date.now() - 8 * 24 * 60 * 60_000);
+    await fs.utimes(path.join(dataDir, 'imports', ownerId, `${stale}.upload`), old, old);
+    expect(await imports.sweep()).toBe(1);
+    expect(await uploadsLeft()).toEqual([`${kept}.upload`]);
+  });
 });

@@ -107,6 +107,24 @@ export class MailImportService {
     };
   }
 
+  /** Removes uploads no job has read for `olderThanMs` (a job that failed for good); returns how many. */
+  async sweep(olderThanMs = 7 * 24 * 60 * 60_000): Promise<number> {
+    const root = path.join(this.dataDir, 'imports');
+    let removed = 0;
+    for (const owner of await fs.readdir(root).catch(() => [] as string[])) {
+      if (!UPLOAD_ID.test(owner)) continue;
+      for (const name of await fs.readdir(path.join(root, owner)).catch(() => [] as string[])) {
+        const file = path.join(root, owner, name);
+        const stat = await fs.stat(file).catch(() => null);
+        if (stat?.isFile() && Date.now() - stat.mtimeMs > olderThanMs) {
+          await fs.rm(file, { force: true });
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+
   private fileOf(ownerId: string, uploadId: string): string {
     if (!UPLOAD_ID.test(uploadId) || !UPLOAD_ID.test(ownerId)) throw new NotFoundError('No such upload');
     return path.join(this.dataDir, 'imports', ownerId, `${uploadId}.upload`);
