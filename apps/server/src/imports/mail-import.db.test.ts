@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ZipArchive } from 'archiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/db';
 import { AccountsRepository } from '../accounts/accounts.repository';
@@ -147,5 +148,25 @@ describe('mail upload and import', () => {
     await fs.utimes(path.join(dataDir, 'imports', ownerId, `${stale}.upload`), old, old);
     expect(await imports.sweep()).toBe(1);
     expect(await uploadsLeft()).toEqual([`${kept}.upload`]);
+  });
+
+  it('reads the mail files of a Google Takeout ZIP, and refuses what is not mail at the upload', async () => {
+    const zip = new ZipArchive();
+    const parts: Buffer[] = [];
+    zip.on('data', (chunk: Buffer) => parts.push(chunk));
+    const done = new Promise((resolve) => zip.on('end', resolve));
+    zip.append(mbox(2, 100), { name: 'Takeout/Mail/All mail Including Spam and Trash.mbox' });
+    zip.append('<html>archive_browser</html>', { name: 'Takeout/archive_browser.html' });
+    await zip.finalize();
+    await done;
+    const response = await upload(Buffer.concat(parts), '', 'application/octet-stream');
+    expect(response.statusCode).toBe(200);
+    const result = await imports.run(ownerId, enqueued.at(-1)!.upload_id, 'takeout@example.com');
+    expect(result).toMatchObject({ read: 2, added: 2, invoices: 2, unreadable: 0 });
+    expect(await uploadsLeft()).not.toContain(`${enqueued.at(-1)!.upload_id}.upload`);
+
+    const pdf = await upload(Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj'), '', 'application/octet-stream');
+    expect(pdf.statusCode).toBe(400);
+    expect(pdf.json().error).toBe('This is not a mail file: upload an mbox, an .eml file or a Google Takeout .zip');
   });
 });

@@ -7,7 +7,7 @@ import type { AppJobRegistry } from '../jobs/registry';
 import type { MailImportService } from './mail-import.service';
 
 /** What a browser sends for an mbox or .eml file (and what a script would). */
-const MAIL_FILE_TYPES = ['application/octet-stream', 'application/mbox', 'message/rfc822'];
+const MAIL_FILE_TYPES = ['application/octet-stream', 'application/mbox', 'message/rfc822', 'application/zip'];
 
 export function mailImportRoutes(imports: MailImportService, queue: JobQueue<AppJobRegistry>): FastifyPluginAsyncZod {
   return async (app) => {
@@ -20,7 +20,7 @@ export function mailImportRoutes(imports: MailImportService, queue: JobQueue<App
         schema: {
           tags: ['imports'],
           summary:
-            'Uploads an mbox file (a Google Takeout export, say) or one .eml file as the request body and starts ' +
+            'Uploads an mbox file, one .eml file or a Google Takeout .zip as the request body and starts ' +
             'importing it (a mail_import job); account_email names the mailbox it is shown as (default: yours)',
           querystring: z.object({ account_email: z.string().trim().email().max(320).optional() }),
           response: { 200: JobStartedResponseSchema },

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
 import type { AccountsService } from '../accounts/accounts.service';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
 import type { IngestService } from '../invoices/ingest.service';
@@ -12,6 +13,27 @@ import { readRawMailPath } from '../mail/mail-path.reader';
 import type { UsersService } from '../users/users.service';
 
 const UPLOAD_ID = /^[0-9a-f-]{36}$/;
+/** A ZIP may unpack to this many times the upload limit (mail compresses about 2–4×), no more. */
+const ZIP_EXPANSION_LIMIT = 8;
+
+/**
+ * What an upload is, from its first bytes: a ZIP (Takeout), mail (an mbox "From " line or a header line), or
+ * something else (a PDF, an image), which is refused at once instead of being recorded as one odd message.
+ */
+async function sniffUpload(file: string): Promise<'zip' | 'mail' | 'other'> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(4096), position: 0 });
+    const head = buffer.subarray(0, bytesRead);
+    if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return 'zip';
+    const text = head.toString('latin1').replace(/^\uFEFF/, '');
+    if (text.startsWith('From ')) return 'mail';
+    // An .eml starts with header fields ("Name: value"), possibly after blank lines.
+    return /^\s*[!-9;-~]+:[ \t]?\S/.test(text) ? 'mail' : 'other';
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * An uploaded file gets a new name each time, so a message is known by its bytes instead of its place in the file:
@@ -64,6 +86,9 @@ export class MailImportService {
     try {
       await pipeline(body, counter, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
       if (size === 0) throw new ValidationError('The file is empty');
+      if ((await sniffUpload(file)) === 'other') {
+        throw new ValidationError('This is not a mail file: upload an mbox, an .eml file or a Google Takeout .zip');
+      }
     } catch (error) {
       await fs.rm(file, { force: true });
       throw error;
@@ -87,7 +112,9 @@ export class MailImportService {
       displayName: accountEmail ? null : 'Imported mail',
     });
     let lastReport = 0;
-    const result = await this.ingest.ingest(ownerId, account.userId, keyedByContent(readRawMailPath(file)), {
+    const kind = await sniffUpload(file);
+    const messages = kind === 'zip' ? this.zipMessages(file) : readRawMailPath(file);
+    const result = await this.ingest.ingest(ownerId, account.userId, keyedByContent(messages), {
       ...(options.signal ? { signal: options.signal } : {}),
       onProgress: (p) => {
         // Progress is a count (an mbox has no message total before it is read); reported every 2 s at most.
@@ -105,6 +132,35 @@ export class MailImportService {
       invoices: result.invoices,
       unreadable: result.unreadable,
     };
+  }
+
+  /**
+   * The messages of the mail files in a ZIP (a Google Takeout export: `Takeout/Mail/*.mbox`), each unpacked to a file
+   * of our own naming beside the upload and read from there; entry names are never used as paths. The unpacked total
+   * is limited (a ZIP bomb stops with a clear error, nothing else is lost: what was read is stored).
+   */
+  private async *zipMessages(file: string): AsyncGenerator<RawMail> {
+    const zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true });
+    let unpacked = 0;
+    let index = 0;
+    try {
+      for await (const entry of zip.eachEntry()) {
+        if (!/\.(mbox|mbx|eml)$/i.test(entry.fileName) || entry.fileName.endsWith('/')) continue;
+        if (unpacked + entry.uncompressedSize > this.maxBytes * ZIP_EXPANSION_LIMIT) {
+          throw new PayloadTooLargeError('The ZIP unpacks to more mail than this server accepts');
+        }
+        unpacked += entry.uncompressedSize;
+        const part = `${file}.${++index}.${entry.fileName.toLowerCase().endsWith('.eml') ? 'eml' : 'mbox'}`;
+        try {
+          await pipeline(await zip.openReadStreamPromise(entry), createWriteStream(part, { flags: 'wx', mode: 0o600 }));
+          yield* readRawMailPath(part);
+        } finally {
+          await fs.rm(part, { force: true });
+        }
+      }
+    } finally {
+      zip.close();
+    }
   }
 
   /** Removes uploads no job has read for `olderThanMs` (a job that failed for good); returns how many. */

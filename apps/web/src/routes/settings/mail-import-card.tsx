@@ -9,7 +9,7 @@ import { uploadMailFile } from '../../features/drive/api/drive-api';
 import { setActiveJobId } from '../../features/jobs/active-job-store';
 
 /**
- * Settings → Import mail: an mbox file (Google Takeout's "Mail" export, Thunderbird) or one .eml file, read on the
+ * Settings → Import mail: a Google Takeout .zip, an mbox file (Takeout's "Mail" export, Thunderbird) or one .eml file, read on the
  * server as a job like a mailbox sync; importing the same file again adds nothing twice.
  */
 export function MailImportCard() {
@@ -47,7 +47,8 @@ export function MailImportCard() {
           Import mail
         </CardTitle>
         <CardDescription>
-          No account to connect? Upload an mbox export (Google Takeout, Thunderbird) or an .eml file.
+          No account to connect? Upload a Google Takeout .zip (or the .mbox inside it), a Thunderbird mbox or an .eml
+          file.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -60,7 +61,7 @@ export function MailImportCard() {
               id={ids.file}
               ref={fileInput}
               type="file"
-              accept=".mbox,.mbx,.eml,application/mbox,message/rfc822"
+              accept=".mbox,.mbx,.eml,.zip,application/mbox,message/rfc822,application/zip"
               className="mt-1 block w-full text-sm text-slate-700"
               onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             />
