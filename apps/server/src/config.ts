@@ -72,7 +72,7 @@ export interface Config {
   readonly shutdownGraceSeconds: number;
   readonly requestBodyLimitBytes: number;
   /** Largest mail file (mbox, .eml) accepted by the upload in the web app; streamed to disk, never held in memory. */
-  readonly importMaxBytes?: number;
+  readonly importMaxBytes: number;
   /** Folder of the built SPA; unset means apps/web/dist beside this package. */
   readonly webDistDir: string | undefined;
   readonly auth: AuthConfig;

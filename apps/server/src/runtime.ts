@@ -131,13 +131,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       config.dataDir,
       createDriveFactory(providerAccess, config.googleApiRootUrl),
     );
-    const mailImport = new MailImportService(
-      config.dataDir,
-      config.importMaxBytes ?? 20 * 1024 ** 3,
-      users,
-      accounts,
-      ingest,
-    );
+    const mailImport = new MailImportService(config.dataDir, config.importMaxBytes, users, accounts, ingest);
     const queue = new JobQueue(
       createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts }),
       jobsRepository,

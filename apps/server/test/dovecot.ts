@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, isOpen } from './ports';
 
 /**
  * A real Dovecot IMAP (+ LMTP) server for one test file, in its own temp dir and ports (see shared/RECIPES.md §1).
@@ -156,28 +157,6 @@ service lmtp {
       await fs.rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function isOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /** A minimal LMTP client: LHLO once, then per message MAIL, RCPT, DATA and the dot-stuffed body in CRLF. */

@@ -62,3 +62,16 @@ export async function buildAuthTestApp(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Signs a person up through a test app's API (the first one becomes the owner): their backend token and user id. */
+export async function signUpThroughApi(
+  app: Awaited<ReturnType<typeof buildAuthTestApp>>['app'],
+  email: string,
+  password = 'a long password',
+): Promise<{ token: string; userId: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api/v1/auth/local/signup', payload: { email, password } });
+  if (response.statusCode !== 201)
+    throw new Error(`sign-up of ${email} failed: ${response.statusCode} ${response.body}`);
+  const body = response.json() as { token: string; user: { id: string } };
+  return { token: body.token, userId: body.user.id };
+}

@@ -10,6 +10,8 @@
  * get a leading '_'; at most 120 UTF-8 bytes, cut at a character boundary with the extension kept.
  */
 
+import path from 'node:path';
+
 export const MAX_NAME_BYTES = 120;
 const FALLBACK_NAME = 'invoice';
 
@@ -34,6 +36,42 @@ export function driveFileName(input: {
   // With nothing known about the invoice, the attachment's own name is better than 'invoice'.
   const stem = parts.length > 0 ? parts.join(' ') : cleanText(originalStem);
   return assemble(stem, ext ? ext.toLowerCase() : null);
+}
+
+/**
+ * The documents of one invoice as they are filed (in the drive and in the ZIP export): each distinct file once, in the
+ * folder of the invoice date (the mail's date when it has none), named by date, vendor and number; a file beside the
+ * main document (`mainSha256`, else the first) adds its own name, so the two never collide.
+ */
+export function invoiceDocuments<F extends { sha256: string; filename: string }>(
+  invoice: {
+    invoiceDate: string | null;
+    vendor: string | null;
+    invoiceNumber: string | null;
+    mailDate: Date | string | null;
+    mainSha256: string | null;
+  },
+  files: readonly F[],
+): { folder: string[]; documents: Array<{ file: F; name: string; main: boolean }> } {
+  const mailDate = invoice.mailDate ? new Date(invoice.mailDate) : new Date();
+  const folder = driveFolderFor(invoice.invoiceDate, Number.isNaN(mailDate.getTime()) ? new Date() : mailDate);
+  const mainSha = files.some((f) => f.sha256 === invoice.mainSha256) ? invoice.mainSha256 : files[0]?.sha256;
+  const seen = new Set<string>();
+  const documents: Array<{ file: F; name: string; main: boolean }> = [];
+  for (const file of files) {
+    if (seen.has(file.sha256)) continue; // the same bytes attached twice are one file
+    seen.add(file.sha256);
+    const main = file.sha256 === mainSha;
+    const extra = main ? null : path.parse(file.filename).name;
+    const name = driveFileName({
+      date: invoice.invoiceDate,
+      vendor: invoice.vendor,
+      invoiceNumber: [invoice.invoiceNumber, extra].filter(Boolean).join(' ') || null,
+      originalName: file.filename,
+    });
+    documents.push({ file, name, main });
+  }
+  return { folder, documents };
 }
 
 /** `name` made safe for a drive (see the rules above); idempotent, so already safe names stay as they are. */

@@ -117,3 +117,38 @@ export function backoffDelay(baseMs: number, attempt: number, retryAfter?: strin
   if (retryAfter && Number.isFinite(seconds) && seconds > 0) return Math.min(seconds * 1000, 60_000);
   return Math.min(baseMs * 2 ** attempt * (0.75 + Math.random() * 0.5), 60_000);
 }
+
+/** The HTTP status of a client error (gaxios, the webdav client); our own AppErrors carry API statuses, not a server's. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof AppError) return undefined;
+  const e = error as { status?: unknown; response?: { status?: unknown } } | null;
+  const status = e?.status ?? e?.response?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** Connection-level failures worth a retry, whichever HTTP client raised them. */
+export const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+]);
+
+/** A server error, rate limit, request timeout or network failure: the drive may answer if asked again. */
+export function isTransientHttpError(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  if (status !== undefined) return status >= 500 || status === 429 || status === 408;
+  const e = error as { code?: unknown; errno?: unknown; cause?: { code?: unknown }; name?: string };
+  return (
+    NETWORK_ERROR_CODES.has(String(e.code ?? '')) ||
+    NETWORK_ERROR_CODES.has(String(e.errno ?? '')) ||
+    NETWORK_ERROR_CODES.has(String(e.cause?.code ?? '')) ||
+    e.name === 'TimeoutError'
+  );
+}

@@ -6,7 +6,7 @@ import { useTestDatabase } from '../../test/db';
 import { type FakeGoogleDrive, startFakeGoogleDrive } from '../../test/google-drive-api';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
-import { buildAuthTestApp } from '../auth/auth.test-support';
+import { buildAuthTestApp, signUpThroughApi } from '../auth/auth.test-support';
 import { LocalBlobStore } from '../invoices/blob.store';
 import { IngestService } from '../invoices/ingest.service';
 import { buildMail } from '../mail/testing/mail-builder';
@@ -46,12 +46,8 @@ describe('drive upload to Google Drive', () => {
       dataDir,
       createDriveFactory(providerAccess, fake.rootUrl, { backoffMs: 5 }),
     );
-    const signup = await harness.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/local/signup',
-      payload: { email: 'gina@example.com', password: 'a long password' },
-    });
-    ownerId = signup.json().user.id;
+    const signup = await signUpThroughApi(harness.app, 'gina@example.com');
+    ownerId = signup.userId;
     const account = await accounts.connect(ownerId, { provider: 'google', email: 'gina@gmail.test' });
     googleAccountId = account.userId;
     await harness.auth.providerTokens.store(ownerId, {
@@ -66,7 +62,7 @@ describe('drive upload to Google Drive', () => {
         vendor: null,
         amount: 12,
         currency: 'EUR',
-        invoice_date: '2025-04-0' + Buffer.from(bytes).toString().slice(-1),
+        invoice_date: `2025-04-0${Buffer.from(bytes).toString().slice(-1)}`,
         invoice_number: `G-${Buffer.from(bytes).toString().slice(-1)}`,
       }),
     });

@@ -7,7 +7,7 @@ import { useTestDatabase } from '../../test/db';
 import { startWebDav } from '../../test/webdav-server';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
-import { bearer, buildAuthTestApp } from '../auth/auth.test-support';
+import { bearer, buildAuthTestApp, signUpThroughApi } from '../auth/auth.test-support';
 import { LocalBlobStore } from '../invoices/blob.store';
 import { IngestService } from '../invoices/ingest.service';
 import type { JobQueue } from '../jobs/job-queue';
@@ -81,13 +81,9 @@ describe('drive upload (local folder and WebDAV)', () => {
       routes: [driveRoutes(drive, queue, accounts)],
       auth: { allowSignup: true },
     });
-    const signup = await harness.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/local/signup',
-      payload: { email: 'me@example.com', password: 'a long password' },
-    });
-    token = signup.json().token;
-    ownerId = signup.json().user.id;
+    const signup = await signUpThroughApi(harness.app, 'me@example.com');
+    token = signup.token;
+    ownerId = signup.userId;
     const account = await accounts.connect(ownerId, { provider: 'mbox', email: 'me@example.com' });
     const byContent = new Map<string, (typeof MAILS)[number]>();
     const ingest = new IngestService(db, blobs, {

@@ -6,6 +6,7 @@ import type { AccountsService } from '../accounts/accounts.service';
 import type { SecretBox } from '../auth/secret-box';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
+import { uuidArray } from '../db/sql-arrays';
 import { AppError, NotFoundError, UnprocessableError } from '../errors';
 import type { BlobStore } from '../invoices/blob.store';
 import { invoices } from '../invoices/invoices.tables';
@@ -17,7 +18,7 @@ import {
   DriveUnavailableError,
 } from './drive.store';
 import { type DriveConnectionRow, driveConnections } from './drive.tables';
-import { driveFileName, driveFolderFor } from './drive-naming';
+import { invoiceDocuments } from './drive-naming';
 
 const PASSWORD_CONTEXT = 'drive_connections.webdav_password';
 const LINK_CONTEXT = 'drive.open-link';
@@ -77,7 +78,7 @@ export class DriveService {
   async connection(ownerId: string): Promise<DriveConnection> {
     const row = await this.row(ownerId);
     const target = await this.targetOf(ownerId, row, undefined).catch(() => null);
-    const googleAccountId = row?.kind === 'google' ? (target?.kind === 'google' ? target.accountId : null) : null;
+    const googleAccountId = target?.kind === 'google' ? target.accountId : null;
     const google = googleAccountId
       ? (await this.accounts.list(ownerId)).accounts.find((a) => a.userId === googleAccountId)
       : undefined;
@@ -199,11 +200,7 @@ export class DriveService {
       drive: this.describe(target),
     };
     if (accountIds.length === 0) return summary;
-    const accountArray = sql`array[${sql.join(
-      accountIds.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )}]`;
-    const pendingWhere = sql`i.owner_id = ${ownerId} and i.account_ids && ${accountArray} and i.has_attachments
+    const pendingWhere = sql`i.owner_id = ${ownerId} and i.account_ids && ${uuidArray(accountIds)} and i.has_attachments
       and (i.status <> 'uploaded' or i.drive_target is distinct from ${targetKey})`;
     const [{ total } = { total: 0 }] = (
       await this.db.execute(sql`select count(*)::int as total from invoices i where ${pendingWhere}`)
@@ -263,25 +260,22 @@ export class DriveService {
     targetKey: string,
     summary: DriveUploadSummary,
   ): Promise<void> {
-    const files = row.files ?? [];
-    const mainSha = files.some((f) => f.sha256 === row.dedupe_key) ? row.dedupe_key : files[0]?.sha256;
-    const fallback = new Date(row.sent_at ?? row.created_at);
-    const folder = driveFolderFor(row.invoice_date, Number.isNaN(fallback.getTime()) ? new Date() : fallback);
+    const { folder, documents } = invoiceDocuments(
+      {
+        invoiceDate: row.invoice_date,
+        vendor: row.vendor,
+        invoiceNumber: row.invoice_number,
+        mailDate: row.sent_at ?? row.created_at,
+        mainSha256: row.dedupe_key,
+      },
+      row.files ?? [],
+    );
     let mainId: string | null = null;
     try {
-      const seen = new Set<string>();
-      for (const file of files) {
-        if (seen.has(file.sha256)) continue; // the same bytes attached twice are one file
-        seen.add(file.sha256);
-        const extra = file.sha256 === mainSha ? null : path.parse(file.filename).name;
+      for (const { file, name, main } of documents) {
         const result = await store.upload({
           folder,
-          name: driveFileName({
-            date: row.invoice_date,
-            vendor: row.vendor,
-            invoiceNumber: [row.invoice_number, extra].filter(Boolean).join(' ') || null,
-            originalName: file.filename,
-          }),
+          name,
           sha256: file.sha256,
           size: Number(file.size),
           contentType: file.content_type,
@@ -290,7 +284,7 @@ export class DriveService {
         });
         if (result.created) summary.uploaded += 1;
         else summary.linked += 1;
-        if (file.sha256 === mainSha) mainId = result.file.id;
+        if (main) mainId = result.file.id;
       }
       if (!mainId) throw new AppError('The invoice has no document to file', { code: 'no_document', status: 422 });
       await this.db

@@ -13,7 +13,17 @@ import {
   type DriveUploadResult,
 } from './drive.store';
 import { suffixedName } from './drive-naming';
-import { backoffDelay, contentMismatch, isSourceError, matches, metered, safeTarget, sleep } from './drive-stream';
+import {
+  backoffDelay,
+  contentMismatch,
+  httpStatusOf,
+  isSourceError,
+  isTransientHttpError,
+  matches,
+  metered,
+  safeTarget,
+  sleep,
+} from './drive-stream';
 
 /**
  * Google Drive as the drive, through the Drive API v3 (@googleapis/drive). Folders 'Invoices/YYYY/MM' are found or
@@ -250,12 +260,12 @@ export class GoogleDriveStore implements DriveStore {
         sent = Math.max(sent, confirmed - offset); // Drive kept only part: send the rest
         continue;
       } catch (error) {
-        const status = statusOf(error);
+        const status = httpStatusOf(error);
         if (status === 404 || status === 410) {
           // The session is gone: the whole upload starts over (through call()).
           throw Object.assign(new Error('Google Drive upload session expired'), { status: 503 });
         }
-        if (!isTransient(error) || attempt >= ATTEMPTS - 1) throw error;
+        if (!isTransientHttpError(error) || attempt >= ATTEMPTS - 1) throw error;
         await sleep(backoffDelay(this.options.backoffMs ?? 1000, attempt, retryAfterOf(error)));
       }
       // Where did it stop? (PUT with "bytes */total")
@@ -265,7 +275,7 @@ export class GoogleDriveStore implements DriveStore {
         headers: { 'Content-Range': `bytes */${total}` },
         data: '',
       }).catch((error) => {
-        if (isTransient(error)) return null; // ask again after the next attempt
+        if (isTransientHttpError(error)) return null; // ask again after the next attempt
         throw error;
       });
       if (!status) continue;
@@ -392,7 +402,7 @@ export class GoogleDriveStore implements DriveStore {
         return (await fn(this.methodOptions)).data;
       } catch (error) {
         if (isSourceError(error) || error instanceof AppError) throw error;
-        const status = statusOf(error);
+        const status = httpStatusOf(error);
         // Google puts the reason (rateLimitExceeded, storageQuotaExceeded, ...) in the body's error.errors[].reason.
         const reason = JSON.stringify((error as { response?: { data?: unknown } }).response?.data ?? '');
         if (status === 401 && !refreshed) {
@@ -405,7 +415,7 @@ export class GoogleDriveStore implements DriveStore {
         }
         const rateLimited =
           status === 429 || (status === 403 && /rateLimitExceeded|userRateLimitExceeded/.test(reason));
-        if (rateLimited || isTransient(error)) {
+        if (rateLimited || isTransientHttpError(error)) {
           if (attempt < ATTEMPTS - 1) {
             await sleep(backoffDelay(this.options.backoffMs ?? 1000, attempt, retryAfterOf(error)));
             continue;
@@ -552,38 +562,8 @@ function parseFile(data: unknown): drive_v3.Schema$File {
   return file;
 }
 
-function statusOf(error: unknown): number | undefined {
-  if (error instanceof AppError) return undefined;
-  const e = error as { status?: unknown; response?: { status?: unknown } } | null;
-  const status = e?.status ?? e?.response?.status;
-  return typeof status === 'number' ? status : undefined;
-}
-
 function retryAfterOf(error: unknown): string | null {
   const headers = (error as { response?: { headers?: unknown } }).response?.headers;
   if (headers && typeof (headers as Headers).get === 'function') return (headers as Headers).get('retry-after');
   return ((headers as Record<string, string> | undefined)?.['retry-after'] as string | undefined) ?? null;
-}
-
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-]);
-
-function isTransient(error: unknown): boolean {
-  const status = statusOf(error);
-  if (status !== undefined) return status >= 500 || status === 429 || status === 408;
-  const e = error as { code?: unknown; cause?: { code?: unknown }; name?: string };
-  return (
-    NETWORK_CODES.has(String(e.code ?? '')) ||
-    NETWORK_CODES.has(String(e.cause?.code ?? '')) ||
-    e.name === 'TimeoutError'
-  );
 }

@@ -19,9 +19,11 @@ import {
   backoffDelay,
   contentMismatch,
   hashStream,
+  httpStatusOf,
   INDEX_NAME,
   isInternalName,
   isSourceError,
+  isTransientHttpError,
   matches,
   metered,
   parsePathId,
@@ -145,7 +147,7 @@ export class WebDavDriveStore implements DriveStore {
       const match = await this.findIn(dir, state, sha256, undefined);
       return match ? this.file(target, match, sha256) : null;
     } catch (error) {
-      if (statusOf(error) === 404) return null; // no such folder
+      if (httpStatusOf(error) === 404) return null; // no such folder
       throw this.mapped(error);
     }
   }
@@ -167,7 +169,7 @@ export class WebDavDriveStore implements DriveStore {
           if (token) await this.unlock(dir, token);
         }
       } catch (error) {
-        const status = statusOf(error);
+        const status = httpStatusOf(error);
         if ((status === 404 || status === 409) && attempt === 0 && this.knownFolders.has(dir)) {
           // The folder was deleted since this instance created it: make it again, once.
           this.knownFolders.delete(dir);
@@ -198,7 +200,7 @@ export class WebDavDriveStore implements DriveStore {
         }
       });
     } catch (error) {
-      const status = statusOf(error);
+      const status = httpStatusOf(error);
       if (status === 404 || status === 410 || status === 409) throw new DriveFileNotFoundError();
       throw this.mapped(error);
     }
@@ -340,7 +342,7 @@ export class WebDavDriveStore implements DriveStore {
       try {
         hash = await this.hashOf(path.posix.join(dir, file.basename), file.size);
       } catch (error) {
-        if (statusOf(error) === 404) continue; // deleted meanwhile
+        if (httpStatusOf(error) === 404) continue; // deleted meanwhile
         throw error;
       }
       state.index.set(file.basename, { sha256: hash, size: file.size, etag: normaliseEtag(file.etag) });
@@ -376,7 +378,7 @@ export class WebDavDriveStore implements DriveStore {
             await this.client.createDirectory(level, { signal });
             return undefined;
           } catch (error) {
-            const status = statusOf(error);
+            const status = httpStatusOf(error);
             if (status === 403 || status === 405 || status === 409) return status;
             throw error;
           }
@@ -491,7 +493,7 @@ export class WebDavDriveStore implements DriveStore {
         );
         return token;
       } catch (error) {
-        const status = statusOf(error);
+        const status = httpStatusOf(error);
         if (status === 405 || status === 501 || status === 400) {
           this.lockUnsupported = true;
           return null;
@@ -512,7 +514,7 @@ export class WebDavDriveStore implements DriveStore {
     try {
       return (await this.propfind(target, 0))[0] ?? null;
     } catch (error) {
-      if (statusOf(error) === 404) return null;
+      if (httpStatusOf(error) === 404) return null;
       throw error;
     }
   }
@@ -526,7 +528,7 @@ export class WebDavDriveStore implements DriveStore {
         return await fn(AbortSignal.timeout(this.timeoutMs));
       } catch (error) {
         if (isSourceError(error) || error instanceof AppError) throw error;
-        const status = statusOf(error);
+        const status = httpStatusOf(error);
         if (status === 401 || status === 403) {
           throw new DriveAuthError(
             `The WebDAV server refused the user name or password (${status}); reconnect the drive in Settings.`,
@@ -552,7 +554,7 @@ export class WebDavDriveStore implements DriveStore {
 
   private mapped(error: unknown): Error {
     if (error instanceof AppError || isSourceError(error)) return error as Error;
-    const status = statusOf(error);
+    const status = httpStatusOf(error);
     return new AppError(`The WebDAV server refused the request (${status ?? describeError(error)})`, {
       code: 'drive_error',
       status: 502,
@@ -621,38 +623,10 @@ function bodyOf(response: unknown): Readable {
   return (response as { body: Readable }).body;
 }
 
-/** The HTTP status of a client error (our own AppErrors carry API statuses, not the server's). */
-function statusOf(error: unknown): number | undefined {
-  if (error instanceof AppError) return undefined;
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' ? status : undefined;
-}
-
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-]);
-
+/** The webdav client's own aborts and socket failures count as transient too (beside the shared rules). */
 function isTransient(error: unknown): boolean {
-  const status = statusOf(error);
-  if (status !== undefined) return status >= 500 || status === 429 || status === 408;
-  const e = error as { code?: string; errno?: string; name?: string; type?: string };
-  return (
-    NETWORK_CODES.has(e.code ?? '') ||
-    NETWORK_CODES.has(e.errno ?? '') ||
-    e.name === 'AbortError' ||
-    e.name === 'TimeoutError' ||
-    e.type === 'aborted' ||
-    e.type === 'system'
-  );
+  const e = error as { name?: string; type?: string };
+  return isTransientHttpError(error) || e.name === 'AbortError' || e.type === 'aborted' || e.type === 'system';
 }
 
 function describeError(error: unknown): string {

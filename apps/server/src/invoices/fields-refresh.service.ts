@@ -1,6 +1,7 @@
 import { decimalToMinorUnits, formatCurrency, formatMinorUnits, invoiceCategory } from '@invoicebox/core';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { uuidArray } from '../db/sql-arrays';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { senderDomain } from '../mail/email-record';
 import type { FieldExtractor } from '../mail/field-extractor';
@@ -56,10 +57,7 @@ export class FieldsRefreshService {
     const summary: FieldsRefreshSummary = { read: 0, changed: 0, failed: 0 };
     if (accountIds.length === 0) return summary;
     const scope = sql`i.owner_id = ${ownerId} and i.has_attachments
-      and i.account_ids && array[${sql.join(
-        accountIds.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )}]
+      and i.account_ids && ${uuidArray(accountIds)}
       and coalesce((i.extraction->>'version')::int, 0) < ${this.version}`;
     const [{ total } = { total: 0 }] = (
       await this.db.execute(sql`select count(*)::int as total from invoices i where ${scope}`)
@@ -108,7 +106,7 @@ export class FieldsRefreshService {
           size: Number(file.size),
           sha256: file.sha256,
           content,
-        } as MailAttachment);
+        });
       } catch {
         errors.push({ filename: file.filename, error: 'The file is missing from storage' });
       }

@@ -6,7 +6,7 @@ import { useTestDatabase } from '../../test/db';
 import { readZip } from '../../test/zip-reader';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
-import { bearer, buildAuthTestApp } from '../auth/auth.test-support';
+import { bearer, buildAuthTestApp, signUpThroughApi } from '../auth/auth.test-support';
 import { buildMail } from '../mail/testing/mail-builder';
 import { LocalBlobStore } from './blob.store';
 import { IngestService } from './ingest.service';
@@ -37,13 +37,9 @@ describe('invoice export (ZIP) and frequency labels', () => {
     blobs = new LocalBlobStore(dir);
     const accounts = new AccountsService(new AccountsRepository(db));
     harness = await buildAuthTestApp(db, { routes: [invoicesRoutes(new InvoicesService(db, accounts, blobs))] });
-    const signup = await harness.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/local/signup',
-      payload: { email: 'me@example.com', password: 'a long password' },
-    });
-    token = signup.json().token;
-    const ownerId = signup.json().user.id;
+    const signup = await signUpThroughApi(harness.app, 'me@example.com');
+    token = signup.token;
+    const ownerId = signup.userId;
     const account = await accounts.connect(ownerId, { provider: 'mbox', email: 'me@example.com' });
     const byFile = new Map<string, (typeof MAILS)[number]>();
     const ingest = new IngestService(db, blobs, {

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import {
   AccountInvoicesResponseSchema,
@@ -84,26 +85,17 @@ export function invoicesZip(
   log: { warn(obj: object, msg: string): void },
 ): Readable {
   const archive = new ZipArchive({ zlib: { level: 6 } });
-  const added = () =>
-    new Promise<void>((resolve, reject) => {
-      const onEntry = () => {
-        archive.off('error', onError);
-        resolve();
-      };
-      const onError = (error: Error) => {
-        archive.off('entry', onEntry);
-        reject(error);
-      };
-      archive.once('entry', onEntry);
-      archive.once('error', onError);
-    });
+  // Resolves when the archive has written the entry just appended (rejects on an archive error).
+  const append = async (source: string | Readable, name: string) => {
+    const written = once(archive, 'entry');
+    archive.append(source, { name });
+    await written;
+  };
   void (async () => {
     try {
       let text = '';
       for await (const line of csv) text += line;
-      const csvDone = added();
-      archive.append(text, { name: 'invoices.csv' });
-      await csvDone;
+      await append(text, 'invoices.csv');
       const missing: string[] = [];
       for await (const doc of documents) {
         const stream = await service.documentStream(doc.sha256);
@@ -111,9 +103,7 @@ export function invoicesZip(
           missing.push(doc.name);
           continue;
         }
-        const done = added();
-        archive.append(stream, { name: `Invoices/${doc.name}` });
-        await done;
+        await append(stream, `Invoices/${doc.name}`);
       }
       if (missing.length > 0) {
         archive.append(`Not in storage any more:\n${missing.join('\n')}\n`, { name: 'missing.txt' });

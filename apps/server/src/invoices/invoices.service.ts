@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   type AccountInvoicesResponse,
@@ -15,7 +14,8 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { AccountsService } from '../accounts/accounts.service';
 import type { Db } from '../db/client';
-import { driveFileName, driveFolderFor, suffixedName } from '../drive/drive-naming';
+import { uuidArray } from '../db/sql-arrays';
+import { invoiceDocuments, suffixedName } from '../drive/drive-naming';
 import type { BlobStore } from './blob.store';
 
 /** One line of GET /invoices/export: the card without the file bytes, file names joined. */
@@ -50,8 +50,6 @@ interface AttachmentRow {
 }
 
 /** A uuid[] parameter (ids come from the database or are validated uuids; the cast rejects anything else). */
-const uuidArray = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
-
 /** `user_ids` as a comma list, parsed by the one schema the API shares with the web app. */
 const splitIds = (value: string | undefined) => (value === undefined ? undefined : UserIdsQuerySchema.parse(value));
 
@@ -258,7 +256,7 @@ export class InvoicesService {
     for (let offset = 0; offset < MAX_EXPORT_ROWS; offset += pageSize) {
       const rows = (
         await this.db.execute(sql`
-          select i.id, i.vendor, i.invoice_date, i.invoice_number, m.sent_at, i.dedupe_key,
+          select i.id, i.vendor, i.invoice_date, i.invoice_number, m.sent_at, i.created_at, i.dedupe_key,
                  (select json_agg(json_build_object('sha256', a.sha256, 'filename', a.filename) order by a.position)
                   from message_attachments a where a.message_row_id = i.message_row_id and a.qualifies) as files
           from invoices i join mail_messages m on m.id = i.message_row_id
@@ -270,27 +268,27 @@ export class InvoicesService {
         invoice_date: string | null;
         invoice_number: string | null;
         sent_at: Date | string | null;
+        created_at: Date | string;
         dedupe_key: string;
         files: Array<{ sha256: string; filename: string }> | null;
       }>;
       for (const r of rows) {
-        const sent = r.sent_at ? new Date(r.sent_at) : new Date();
-        const [, year, month] = driveFolderFor(r.invoice_date, Number.isNaN(sent.getTime()) ? new Date() : sent);
-        const seen = new Set<string>();
-        for (const f of r.files ?? []) {
-          if (seen.has(f.sha256)) continue;
-          seen.add(f.sha256);
-          const extra = f.sha256 === r.dedupe_key ? null : path.parse(f.filename).name;
-          const base = driveFileName({
-            date: r.invoice_date,
+        const { folder, documents } = invoiceDocuments(
+          {
+            invoiceDate: r.invoice_date,
             vendor: r.vendor,
-            invoiceNumber: [r.invoice_number, extra].filter(Boolean).join(' ') || null,
-            originalName: f.filename,
-          });
-          let name = `${year}/${month}/${base}`;
-          for (let n = 2; used.has(name.toLowerCase()); n++) name = `${year}/${month}/${suffixedName(base, n)}`;
+            invoiceNumber: r.invoice_number,
+            mailDate: r.sent_at ?? r.created_at,
+            mainSha256: r.dedupe_key,
+          },
+          r.files ?? [],
+        );
+        const dir = folder.slice(1).join('/'); // YYYY/MM (the archive's Invoices/ is added by the writer)
+        for (const { file, name: base } of documents) {
+          let name = `${dir}/${base}`;
+          for (let n = 2; used.has(name.toLowerCase()); n++) name = `${dir}/${suffixedName(base, n)}`;
           used.add(name.toLowerCase());
-          yield { name, sha256: f.sha256 };
+          yield { name, sha256: file.sha256 };
         }
       }
       if (rows.length < pageSize) return;

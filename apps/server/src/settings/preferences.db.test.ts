@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/db';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
-import { bearer, buildAuthTestApp } from '../auth/auth.test-support';
+import { bearer, buildAuthTestApp, signUpThroughApi } from '../auth/auth.test-support';
 import { LocalBlobStore } from '../invoices/blob.store';
 import { IngestService } from '../invoices/ingest.service';
 import { buildMail } from '../mail/testing/mail-builder';
@@ -21,13 +21,9 @@ describe('preferences: attachments required', () => {
     const { db } = t().database;
     preferences = new PreferencesService(db);
     harness = await buildAuthTestApp(db, { routes: [preferencesRoutes(preferences)] });
-    const signup = await harness.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/local/signup',
-      payload: { email: 'me@example.com', password: 'a long password' },
-    });
-    token = signup.json().token;
-    ownerId = signup.json().user.id;
+    const signup = await signUpThroughApi(harness.app, 'me@example.com');
+    token = signup.token;
+    ownerId = signup.userId;
   });
   afterAll(() => harness.app.close());
 

@@ -1,4 +1,5 @@
 import {
+  addDays,
   type Currency,
   formatMoney,
   type GeneratedInvoice,
@@ -298,11 +299,6 @@ function fmtDate(r: Rng, lang: GenLang, currency: Currency, y: number, m: number
   if (lang === 'en' && currency === 'USD') return `${mm}/${dd}/${y}`;
   const sep = { en: '/', de: '.', fr: '/', it: '/', es: '/', ro: '.', nl: '-' }[lang];
   return `${dd}${sep}${mm}${sep}${y}`;
-}
-
-function addDays(y: number, m: number, d: number, days: number): [number, number, number] {
-  const t = new Date(Date.UTC(y, m - 1, d + days));
-  return [t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate()];
 }
 
 function invNumber(r: Rng, y: number): string {

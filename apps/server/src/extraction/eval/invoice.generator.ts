@@ -92,7 +92,7 @@ function formatDate(y: number, m: number, d: number, lang: GenLang, currency: Cu
   return `${dd}${sep}${mm}${sep}${y}`;
 }
 
-function addDays(y: number, m: number, d: number, days: number): [number, number, number] {
+export function addDays(y: number, m: number, d: number, days: number): [number, number, number] {
   const t = new Date(Date.UTC(y, m - 1, d + days));
   return [t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate()];
 }

@@ -5,6 +5,8 @@
  * decided here by construction (never by running the product's rules), so tests can compare against it.
  */
 import { createHash } from 'node:crypto';
+// The same seedable PRNG as the extraction evaluation: the same seed gives the same mailbox.
+import { mulberry32 } from '../../extraction/eval/invoice.generator';
 import { buildMail, type TestAttachment } from './mail-builder';
 
 export interface GeneratedMessage {
@@ -23,18 +25,6 @@ export interface GeneratedMailbox {
   expectedAttachmentRows: number;
   /** Distinct attachment contents: each stored once. */
   expectedBlobs: Set<string>;
-}
-
-/** Small, fast, seedable PRNG (mulberry32): the same seed gives the same mailbox. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -90,7 +80,7 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z]+/g, '-');
  * not invoices (a newsletter with a PDF, terms of sale, a boarding pass), the rest plain newsletters and receipts.
  */
 export function generateMailbox(count: number, seed = 1): GeneratedMailbox {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
   const messages: GeneratedMessage[] = [];
   const sentInvoices: Array<{ pdf: Buffer; number: string; vendor: string }> = [];

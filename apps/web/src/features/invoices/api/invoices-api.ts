@@ -18,6 +18,16 @@ export interface InvoiceFilters {
   limit: number;
 }
 
+/** The filters as GET /invoices and /invoices/export take them (no paging). */
+const filterQuery = (filters: InvoiceFilters) => ({
+  vendor: filters.vendor,
+  month: filters.month,
+  search: filters.search,
+  status: filters.status,
+  category: filters.category,
+  has_attachments: filters.hasAttachments ? 'true' : 'false',
+});
+
 /** Query keys of the invoice screens; account switches invalidate everything under ['invoices']. */
 export const invoicesQueryOptions = (filters: InvoiceFilters) =>
   queryOptions({
@@ -26,16 +36,7 @@ export const invoicesQueryOptions = (filters: InvoiceFilters) =>
       api.get('/invoices', {
         schema: InvoiceListResponseSchema,
         signal,
-        query: {
-          vendor: filters.vendor,
-          month: filters.month,
-          search: filters.search,
-          status: filters.status,
-          category: filters.category,
-          has_attachments: filters.hasAttachments ? 'true' : 'false',
-          page: filters.page,
-          limit: filters.limit,
-        },
+        query: { ...filterQuery(filters), page: filters.page, limit: filters.limit },
       }),
     placeholderData: keepPreviousData,
   });
@@ -58,13 +59,5 @@ export const getDriveLink = (invoiceId: string) =>
 export const exportInvoices = (filters: InvoiceFilters, format: 'csv' | 'json' | 'zip') =>
   apiDownload('/invoices/export', {
     fallbackName: `invoices.${format}`,
-    query: {
-      format,
-      vendor: filters.vendor,
-      month: filters.month,
-      search: filters.search,
-      status: filters.status,
-      category: filters.category,
-      has_attachments: filters.hasAttachments ? 'true' : 'false',
-    },
+    query: { format, ...filterQuery(filters) },
   });
