@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractFile, publicFields, shutdownExtraction } from '../index';
 import { buildEvalSet, buildFamilies, buildFamilyC, cacheDir, repoRoot } from './eval.dataset';
@@ -8,13 +8,16 @@ import { formatScore, newScore, type SetScore, score, type Truth } from './eval.
  * `npm run eval`: per-field accuracy and time per file on
  *   (a) the shared datasets (invoices-pdf, einvoices) against their truth files, and
  *   (b) the generated set (text PDFs and scans), built once under .tmp/extraction-eval.
- * Flags: --verbose (list every wrong field), --only <set-name-substrings,comma-separated>, --no-ocr.
+ * Flags: --verbose (list every wrong field), --only <set-name-substrings,comma-separated>, --no-ocr,
+ *   --corpus <dir>: also score every Factur-X / ZUGFeRD PDF under <dir> (any public corpus you have), read through its
+ *   visible text only, against the XML embedded in it; PDFs without readable embedded XML are skipped.
  */
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const ocr = !args.includes('--no-ocr');
+const corpus = args.includes('--corpus') ? args[args.indexOf('--corpus') + 1] : undefined;
 
 async function runSet(
   name: string,
@@ -51,6 +54,24 @@ function truthSet(dir: string, filter: (file: string) => boolean) {
         invoice_number: t.invoice_number,
       },
     }));
+}
+
+/** Every PDF under `dir` whose embedded e-invoice XML gives all five fields: that XML is the truth for its page text. */
+async function corpusSet(dir: string) {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.toLowerCase().endsWith('.pdf'))
+    .sort();
+  const items: Array<{ file: string; truth: Truth }> = [];
+  for (const f of files) {
+    const file = path.join(dir, f);
+    const r = await extractFile(file, { ocr: false, einvoice: true });
+    if (r.meta.kind !== 'einvoice') continue;
+    const truth = publicFields(r);
+    if (Object.values(truth).some((v) => v === null)) continue;
+    items.push({ file, truth });
+  }
+  console.log(`corpus ${dir}: ${items.length} of ${files.length} PDFs carry a complete embedded e-invoice`);
+  return items;
 }
 
 const datasets = path.resolve(repoRoot(), '..', 'shared', 'datasets');
@@ -91,7 +112,9 @@ if (existsSync(datasets)) {
       true,
     ),
   );
-} else {
+}
+if (corpus) scores.push(await runSet('corpus PDFs, text only', await corpusSet(corpus), false, false));
+if (!existsSync(datasets)) {
   console.log(`(shared datasets not found at ${datasets}; skipped)`);
 }
 const manifest = await buildEvalSet();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../eval/eval.dataset';
 import { extractInvoiceFields } from '../extraction.service';
-import { javascriptPdf, slowTextPdf } from '../test-support/bad-inputs';
+import { javascriptPdf, kernedTextPdf, slowTextPdf } from '../test-support/bad-inputs';
 import { readPdfTextIsolated, terminatePdfWorker, usePdfTextFastPath } from './pdf.isolate';
 
 afterAll(async () => {
@@ -33,6 +33,15 @@ describe('text-only fast path of pdf.js (no font rebuilding, synchronous inflate
     await terminatePdfWorker();
     expect(stock.length).toBeGreaterThan(500);
     expect(fast).toEqual(stock);
+  });
+});
+
+describe('word spacing', () => {
+  // pdf.js reads any advance over 0.102 em as a space; kerning offsets of generators such as Apache FOP are larger.
+  it('keeps a kerned word whole and still parts words a quarter em apart', async () => {
+    const text = await readPdfTextIsolated(kernedTextPdf(), 10, 10_000);
+    expect(text.words.map((w) => w.text).join(' ')).toBe('Lieferant GmbH');
+    await terminatePdfWorker();
   });
 });
 

@@ -49,34 +49,31 @@ class NativeDecompressionStream {
 async function loadUnpdf() {
   const m = await import(workerData.unpdfUrl);
   const api = m.getDocumentProxy ? m : m.default;
-  if (workerData.textOnly) {
-    try {
+  try {
+    let src = require('node:fs').readFileSync(workerData.pdfjsPath, 'utf8');
+    let changed = 0;
+    const patch = (re, to) => {
+      if ((src.match(re) || []).length !== 1) return;
+      src = src.replace(re, to);
+      changed++;
+    };
+    // Word spacing: pdf.js turns any advance over 0.102 em into a space; kerned fonts then read "Liefer ant".
+    patch(/([\\w$]+)=\\.102,([\\w$]+)=\\.03,([\\w$]+)=-\\.2,([\\w$]+)=\\.102,/g,
+      '$1=' + workerData.spaceFactor + ',$2=.03,$3=-.2,$4=' + workerData.spaceFactor + ',');
+    if (workerData.textOnly) {
       globalThis.DecompressionStream = NativeDecompressionStream;
-      let src = require('node:fs').readFileSync(workerData.pdfjsPath, 'utf8');
-      let changed = 0;
-      // Only for fonts whose text mapping can no longer change: a TrueType font with a ToUnicode map or an
-      // /Encoding (else the repair may amend toUnicode for symbolic fonts), a Type 1 / CFF font with a ToUnicode map
-      // (else the conversion amends toUnicode from the built-in encoding). Each patch applies when its call is
-      // found exactly once and the property it tests exists.
-      const patches = [
-        [/([\\w$]+)=this\\.checkAndRepair\\(([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
-          '$1=$4.hasIncludedToUnicodeMap||$4.hasEncoding?null:this.checkAndRepair($2,$3,$4)'],
-        [/([\\w$]+)=this\\.convert\\(([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
-          '$1=$4.hasIncludedToUnicodeMap?null:this.convert($2,$3,$4)'],
-      ];
       if (src.includes('hasIncludedToUnicodeMap') && src.includes('hasEncoding')) {
-        for (const [re, to] of patches) {
-          if ((src.match(re) || []).length !== 1) continue;
-          src = src.replace(re, to);
-          changed++;
-        }
+        patch(/([\\w$]+)=this\\.checkAndRepair\\(([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
+          '$1=$4.hasIncludedToUnicodeMap||$4.hasEncoding?null:this.checkAndRepair($2,$3,$4)');
+        patch(/([\\w$]+)=this\\.convert\\(([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
+          '$1=$4.hasIncludedToUnicodeMap?null:this.convert($2,$3,$4)');
       }
-      if (changed) {
-        const pdfjs = await import('data:text/javascript;base64,' + Buffer.from(src).toString('base64'));
-        await api.definePDFJSModule(() => Promise.resolve(pdfjs));
-      }
-    } catch {}
-  }
+    }
+    if (changed) {
+      const pdfjs = await import('data:text/javascript;base64,' + Buffer.from(src).toString('base64'));
+      await api.definePDFJSModule(() => Promise.resolve(pdfjs));
+    }
+  } catch {}
   return api;
 }
 parentPort.on('message', async (job) => {
@@ -158,6 +155,14 @@ function unpdfPaths(): { unpdfUrl: string; pdfjsPath: string } {
   return { unpdfUrl: pathToFileURL(main).href, pdfjsPath: path.join(path.dirname(main), 'pdfjs.mjs') };
 }
 
+/**
+ * The smallest gap between two glyphs, in ems, that reads as a space. pdf.js uses 0.102, which splits words in PDFs
+ * whose generator kerns with TJ offsets ("Liefer ant GmbH", "Br uttosumme"); real word gaps are a quarter em and
+ * more. Measured on 125 Factur-X/ZUGFeRD PDFs read through their text: 0.102 → 72.8% all fields right, 0.15 → 83.2%,
+ * 0.2 → 82.4%, 0.25 → 72.8% (numbers and dates lose their spaces); the generated and shared sets are unchanged.
+ */
+const WORD_SPACE_EM = 0.15;
+
 /** Text-only fast path of the worker (see the header); turned off only to compare against stock pdf.js. */
 let textOnly = true;
 
@@ -169,7 +174,10 @@ export async function usePdfTextFastPath(on: boolean): Promise<void> {
 
 function getWorker(source: string): Worker {
   if (worker) return worker;
-  const w = new Worker(source, { eval: true, workerData: { ...unpdfPaths(), textOnly } });
+  const w = new Worker(source, {
+    eval: true,
+    workerData: { ...unpdfPaths(), textOnly, spaceFactor: WORD_SPACE_EM },
+  });
   w.unref();
   w.on('message', (r: Reply) => {
     pending.get(r.id)?.done(r);

@@ -12,21 +12,25 @@ export interface AmountGuess {
 
 /** Titles of credit notes and corrections, whose amounts may be printed negative. */
 const CREDIT_TITLE =
-  /(?<![a-z])(credit note|credit memo|gutschrift|rechnungskorrektur|stornorechnung|korrekturrechnung|avoir|nota di credito|nota de credito|factura rectificativa|factura storno|factura de stornare|creditnota|creditfactuur)(?![a-z])/;
+  /(?<![a-z])(credit[- ]?note|credit memo|gutschrift|rechnungs[- ]?korrektur|storno[- ]?rechnung|korrektur[- ]?rechnung|avoir|nota di credito|nota de credito|factura rectificativa|factura storno|factura de stornare|creditnota|creditfactuur)(?![a-z])/;
 
 /**
  * Credit notes proper (EN 16931 type 381): their total is reported positive, as the e-invoice states it, whatever
  * sign the page prints. A corrected invoice (type 384: Rechnungskorrektur, storno, rectificativa) keeps its sign.
  */
 const CREDIT_NOTE_TITLE =
-  /(?<![a-z])(credit note|credit memo|gutschrift|avoir|nota di credito|nota de credito|creditnota|creditfactuur)(?![a-z])/;
+  /(?<![a-z])(credit[- ]?note|credit memo|gutschrift|avoir|nota di credito|nota de credito|creditnota|creditfactuur)(?![a-z])/;
 
 /** "Amount due"-style labels rank just below "grand total" ones: they differ only when a deposit was paid. */
 const DUE_ONLY =
-  /(?<![a-z])(amount due|balance due|total due|zu zahlen|zahlbetrag|te betalen|openstaand|net a payer|reste a payer|restant du|solde a payer|da pagare|a pagar|de plata)(?![a-z])/;
+  /(?<![a-z])(amount due|balance due|total due|zu zahlen\w*|zahlbetrag|te betalen|openstaand|net a payer|reste a payer|restant du|solde a payer|da pagare|a pagar|de plata)(?![a-z])/;
 
 const DEPOSIT =
   /(?<![a-z])(deposit|down payment|prepaid|already paid|amount paid|paid|anzahlung|vorauszahlung|bezahlt|acompte|deja regle|deja paye|acconto|gia pagato|anticipo|pagado|avans|achitat|aanbetaling|reeds betaald|betaald)(?![a-z])/;
+
+/** A balance carried over from earlier invoices: "amount due" may include it, the invoice's own total does not. */
+const PREVIOUS_BALANCE =
+  /(?<![a-z])(previous balance|balance (?:brought|carried) forward|prior balance|outstanding (?:balance|amount)|past due|vorsaldo|alter saldo|saldovortrag|ausstehende forderung\w*|offene(?:r|s)? (?:betrag|posten|saldo|forderung\w*)|ruckstand|solde (?:precedent|anterieur|reporte)|saldo (?:precedente|anterior|anterieur|vorig|vorige|vorherig)|importo arretrato|sold (?:anterior|precedent)|vorig saldo|openstaand saldo)(?![a-z])/;
 
 const NET_LABEL =
   /(?<![a-z])(sub-?total|subtotaal|subtotale|zwischensumme|net|netto|nettobetrag|total ht|montant ht|ht|imponibile|base imponible|base|total fara tva|valoare fara tva|fara tva|excl\.? btw|totaal excl|total excl|net amount|summe netto)(?![a-z])/;
@@ -69,10 +73,12 @@ interface Candidate {
 export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
   const cands: Candidate[] = [];
   const deposits: number[] = [];
+  const previous: number[] = [];
   const nets: number[] = [];
   const taxes: number[] = [];
   const allAmounts: Candidate[] = [];
   const fallback: Candidate[] = [];
+  const labelOf = new Map<Candidate, string>();
   doc.lines.forEach((line, i) => {
     const cellsF = doc.folded[i]!;
     const lineAmounts: Array<{ cell: number; a: ParsedAmount }> = [];
@@ -96,6 +102,8 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
       let label = `${cellsF.slice(from, to).join('  ')}  ${before}`.trim();
       // The label may sit in the cell above (boxed summaries: "Total amount" over its value).
       let aboveScore: number | null = null;
+      // Amounts of the same column between this value and its header (a totals table's rows).
+      const columnAbove: number[] = [];
       // Currency codes and symbols between values ("70,00 | EUR | 518,99") are not a label.
       const labelWords = label.replace(/(?<![a-z])(?:[a-z]{3}|rs|lei|fr)(?![a-z])/g, (w) =>
         KNOWN_CURRENCIES.has(w.toUpperCase()) || /^(rs|lei|fr)$/.test(w) ? ' ' : w,
@@ -108,10 +116,19 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
           if (prev.page !== line.page) break;
           const cell = line.cells[j]!;
           const hit = prev.cells.findIndex((c) => c.x0 < cell.x1 + 5 && c.x1 > cell.x0 - 5);
-          if (hit >= 0 && findAmounts(prev.cells[hit]!.text, { allowIntegers: true }).length) continue;
+          const above = hit >= 0 ? findAmounts(prev.cells[hit]!.text, { allowIntegers: true }) : [];
+          if (above.length) {
+            columnAbove.push(above[above.length - 1]!.minor);
+            continue;
+          }
           if (hit >= 0 && cellBelow(doc, up, prev.cells[hit]!.x0, prev.cells[hit]!.x1, i - up)?.[0] !== undefined) {
             const s = totalLabelScore(doc.folded[up]![hit]!);
-            if (s !== null && !findAmounts(prev.text).length) aboveScore = s - 0.05;
+            if (s !== null && !findAmounts(prev.text).length) {
+              aboveScore = s - 0.05;
+              // The last row of a column that adds up the rows above it is the column's sum: "Endbetrag" over
+              // one row per VAT rate, then their total.
+              if (columnAbove.length >= 2 && columnAbove.reduce((x, y) => x + y, 0) === a.minor) aboveScore += 0.04;
+            }
             label = doc.folded[up]![hit]!;
             break;
           }
@@ -122,6 +139,7 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
       const rightmost = j === lastCell && k === lineAmounts.length - 1;
       const currency = a.currency ?? lineCur;
       if (DEPOSIT.test(label)) deposits.push(Math.abs(a.minor));
+      if (PREVIOUS_BALANCE.test(label)) previous.push(a.minor);
       if (NET_LABEL.test(label)) nets.push(a.minor);
       else if (TAX_LINE.test(label) && !INCLUDES_TAX.test(label)) taxes.push(a.minor);
       allAmounts.push({ amount: a, score: 0, lineIndex: i, currency: a.currency ?? lineCur });
@@ -136,7 +154,9 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
       else score -= 0.04;
       if (a.minor === 0) score -= 0.2;
       if (currency) score += 0.01;
-      cands.push({ amount: a, score, lineIndex: i, currency });
+      const cand = { amount: a, score, lineIndex: i, currency };
+      labelOf.set(cand, label);
+      cands.push(cand);
     }
   });
   // Arithmetic: an amount equal to a net/subtotal line plus a tax line is the grand total, whatever its label says.
@@ -173,6 +193,12 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
   if (cands.length && deposits.length) {
     const bigger = pool.find((c) => c.score > 0.6 && deposits.some((d) => c.amount.minor === best.amount.minor + d));
     if (bigger) best = bigger;
+  }
+  // A balance carried over from earlier invoices: "Previous balance 220 / Amount due 440": this invoice's own total
+  // is the amount due less that balance, when the page prints it (as a total or an amount that includes tax).
+  if (previous.length && DUE_ONLY.test(labelOf.get(best) ?? '')) {
+    const own = allAmounts.find((c) => previous.some((p) => p > 0 && c.amount.minor === best.amount.minor - p));
+    if (own) best = { ...own, score: best.score - 0.05 };
   }
   // Agreement between several total lines raises confidence.
   const agree = pool.filter((c) => c.amount.minor === best.amount.minor && c.score > 0.5).length;

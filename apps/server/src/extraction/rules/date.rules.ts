@@ -16,7 +16,8 @@ const PREPOSITION = /^\s*(?:le|am|au|du|vom|del|din|on|op|il|el|la|per)\s*:?\s*$
 /** A place name and a comma (optionally "den", "le", "il", "el", "op", "am") in front of a date. */
 const PLACE_DATE = /^\s*\p{L}[\p{L} .'’-]{1,30},\s*(?:(?:den|le|il|el|op|am|on)\s+)?$/u;
 
-const TITLE_OR_NUMBER = /(?<![a-z])(?:invoice|\w*rechnung|gutschrift|facture|avoir|fattura|factura|factuur)(?![a-z])/;
+const TITLE_OR_NUMBER =
+  /(?<![a-z])(?:invoice|\w*rechnung(?:s-?korrektur)?|gutschrift|credit note|facture|avoir|fattura|nota di credito|factura|factuur|creditnota)(?![a-z])/;
 
 /** Position just after the last match of `re` in `s`, or -1. */
 function lastEnd(re: RegExp, s: string): number {
@@ -102,6 +103,9 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
         // "Date d'échéance | le 5 janvier 2026", "Fällig | am 05.02.": a bare preposition in the value's cell only
         // continues the label on its left.
         else if (left && PREPOSITION.test(label)) label = `${left} ${label}`;
+        // "ZUGFeRD-Version | : 2.1 vom 24.03.2020": a bare "vom/du/of" in the value's cell reads with the label on its
+        // left, which may name another date.
+        else if (left && DATE_WEAK.test(label) && !DATE_LABEL.test(label) && DATE_NEGATIVE.test(left)) continue;
         let score = labelScore(label);
         // Letter style "München, den 12. März 2024", "Lyon, le 10/09/2024", "Milano, 08.10.24": the place of issue and
         // the date, near the top of the first page.
@@ -120,7 +124,8 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
           // A "Date" column of a table (service dates per item): the header labels every row, not the invoice.
           if (above !== null && !dateColumnRow(doc, i, j)) {
             const s = labelScore(above);
-            if (s !== null) score = s - 0.02;
+            // A title wrapped before its date ("Gutschrift Nr. 471102 vom" over "05.03.2018") counts as the title line.
+            if (s !== null) score = s < 0.9 && TITLE_OR_NUMBER.test(above) ? s + 0.06 : s - 0.02;
             else if (DATE_NEGATIVE.test(above) || /\p{L}{3}/u.test(above)) continue;
           }
         }

@@ -96,10 +96,15 @@ export function cellBelow(doc: Doc, lineIdx: number, x0: number, x1: number, max
   return null;
 }
 
-/** A value cell: digits with hardly any words (amounts, dates, identifiers), or a cell that is a date. */
+/**
+ * A value cell: digits with hardly any words (amounts, dates, identifiers), or a cell that is mostly a date
+ * ("Fr, 22.01.2024"); a sentence that mentions a date ("Outstanding on 04.03.2014") is a label.
+ */
 export function isValueCell(text: string): boolean {
   if (!/\d/.test(text)) return false;
-  return text.replace(/[^\p{L}]/gu, '').length <= 3 || findDates(text).length > 0;
+  if (text.replace(/[^\p{L}]/gu, '').length <= 3) return true;
+  const letters = text.replace(/[^\p{L}]/gu, '').length;
+  return findDates(text).some((d) => letters <= 12 || d.length >= 0.4 * text.trim().length);
 }
 
 /** The cell of `line` in the same column as [x0, x1]: overlapping, or aligned on the left or right edge. */

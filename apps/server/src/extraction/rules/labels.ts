@@ -51,7 +51,7 @@ export const TOTAL_STRONG = words([
   'bruttobetrag',
   'gesamtsumme',
   'zahlbetrag',
-  'zu zahlen(?:der betrag)?',
+  'zu zahlen(?:de[rns]?)?(?: (?:betrag|beitrag|gesamtbetrag))?',
   'faelliger betrag',
   'falliger betrag',
   'gesamt brutto',
@@ -505,6 +505,11 @@ export const DATE_NEGATIVE = words([
   'printed',
   'check',
   'birth',
+  // Version stamps of a template or code list ("ZUGFeRD-Version: 2.1 vom 24.03.2020").
+  'version',
+  'versione',
+  'versiune',
+  'versie',
 ]);
 
 /** Headings and party labels: lines that start the customer's address block. */

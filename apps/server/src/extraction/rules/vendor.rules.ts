@@ -179,7 +179,11 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
             const ci = l.cells.findIndex((c) => c.x0 < cell.x1 + 4 && c.x1 > cell.x0 - 4);
             if (ci < 0) continue;
             // Letter-spaced layouts split one phrase into several cells: read the row from the header's column on.
-            const rowCells = l.cells.slice(ci).filter((c) => c.x0 < cell.x0 + 260);
+            // It stops at the next header's column ("Lieferant | Käufer" over two address blocks).
+            const nextHeader = line.cells[j + 1]?.x0 ?? Number.POSITIVE_INFINITY;
+            const rowCells = l.cells
+              .slice(ci)
+              .filter((c, n) => n === 0 || (c.x0 < cell.x0 + 260 && c.x0 < nextHeader - 0.5 * line.size));
             const c = {
               ...l.cells[ci]!,
               text: rowCells

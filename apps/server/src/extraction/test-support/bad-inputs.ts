@@ -85,3 +85,15 @@ export function slowTextPdf(repeats = 400_000): Uint8Array {
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ]);
 }
+
+/** Helvetica text whose words are kerned apart by TJ offsets: 0.13 em inside "Lieferant", 0.3 em between words. */
+export function kernedTextPdf(): Uint8Array {
+  const stream = 'BT /F1 10 Tf 50 700 Td [(Liefer) -130 (ant) -300 (GmbH)] TJ ET';
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}
