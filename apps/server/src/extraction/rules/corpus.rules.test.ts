@@ -6,8 +6,11 @@ import { extractFieldsFromLines } from './fields.rules';
  * Layouts of real Factur-X / ZUGFeRD generators (the ZUGFeRD corpus read through its page text), rebuilt as plain-text
  * layouts: cells are separated by two or more spaces, 6 points per character.
  */
-function fields(text: string) {
-  const r = extractFieldsFromLines(linesFromPlainText(text));
+function fields(text: string, titleSize?: number) {
+  const lines = linesFromPlainText(text);
+  // The title in larger type than the body, as printed.
+  if (titleSize) lines[0] = { ...lines[0]!, size: titleSize };
+  const r = extractFieldsFromLines(lines);
   return {
     vendor: r.vendor?.value ?? null,
     amount: r.amount ? r.amount.value.minor / 10 ** r.amount.value.decimals : null,
@@ -61,5 +64,42 @@ Bruttosumme      235,62
 Zahlbetrag       235,62`);
     expect(r.invoice_date).toBe('2018-03-05');
     expect(r.amount).toBe(235.62);
+  });
+
+  it('names the issuer after the domain of its own mail address, not the customer in the window', () => {
+    const r = fields(
+      `
+Invoice 103767
+February 17, 2026
+Adatum Corporation                                                        CRONUS DE
+Station Road, 21                                                          Hofstraße 12
+48436 Düsseldorf                                                          20097 Hamburg
+                                                        Subtotal          573.00
+                                                        19% VAT           108.87
+                                                        Total € Incl. VAT 681.87
+VAT Registration No.     Phone No.            Email
+DE777777777              999 / 9 99 99 99     info@cronus.com`,
+      18,
+    );
+    expect(r.vendor).toBe('CRONUS DE');
+    expect(r.amount).toBe(681.87);
+  });
+
+  it('passes over banks in the footer and officers listed on two lines; reads "München, den"', () => {
+    const r = fields(`
+                          Alphabet Fuhrparkmanagement GmbH
+                          Lilienthalallee 26, 80786 München
+                          Geschäftsführer: Uwe Hildinger (Vors.),
+                          Martin Stremplat
+                          Sitz der Gesellschaft: München, HRB 181098
+                          USt-IdNr. DE238574172
+Muster GmbH                                   Rechnungsnummer:  2015738820
+Musterweg 1                                   München, den      01.11.2024
+Finanzrate vom 30.10.2024 bis 30.11.2024
+Gesamtbetrag EUR                                                447,88
+Volksbank Frankfurt · (BLZ 699922 99) 50 4999 09 SWIFT DXXX DE 6K`);
+    expect(r.vendor).toBe('Alphabet Fuhrparkmanagement GmbH');
+    expect(r.invoice_date).toBe('2024-11-01');
+    expect(r.invoice_number).toBe('2015738820');
   });
 });

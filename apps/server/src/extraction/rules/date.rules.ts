@@ -14,7 +14,7 @@ const WEEKDAY_TAIL =
 const PREPOSITION = /^\s*(?:le|am|au|du|vom|del|din|on|op|il|el|la|per)\s*:?\s*$/;
 
 /** A place name and a comma (optionally "den", "le", "il", "el", "op", "am") in front of a date. */
-const PLACE_DATE = /^\s*\p{L}[\p{L} .'’-]{1,30},\s*(?:(?:den|le|il|el|op|am|on)\s+)?$/u;
+const PLACE_DATE = /^\s*\p{L}[\p{L} .'’-]{1,30},\s*(?:(?:den|le|il|el|op|am|on)\b\s*)?$/u;
 
 const TITLE_OR_NUMBER =
   /(?<![a-z])(?:invoice|\w*rechnung(?:s-?korrektur)?|gutschrift|credit note|facture|avoir|fattura|nota di credito|factura|factuur|creditnota)(?![a-z])/;

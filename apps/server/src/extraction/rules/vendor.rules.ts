@@ -44,6 +44,49 @@ export function companyLike(text: string): boolean {
 const NOT_A_COMPANY =
   /^(?:geschaftsfuhr\w*|geschaeftsfuehr\w*|managing director|director|ceo|gerant|amministratore|administrador|bank\w*|banque|banca|banco|sitz|registered office|tel|phone|fax|e-?mail)\b/;
 
+/** A bank's name (footers list where to pay: "Volksbank Frankfurt · BLZ …"), never the issuer. */
+const BANK_NAME =
+  /(?<![a-z])(?:\w*bank\w*|sparkasse\w*|banque|banca|banco|caixa|caisse d.epargne|credit (?:agricole|mutuel|lyonnais)|unicredit|intesa sanpaolo|abn amro|bnp paribas)(?![a-z])/;
+
+/** Free-mail and hosting domains: they say nothing about who issued the invoice. */
+const GENERIC_DOMAIN =
+  /^(?:gmail|googlemail|yahoo|hotmail|outlook|live|msn|icloud|me|aol|gmx|web|t-online|freenet|orange|wanadoo|free|laposte|sfr|libero|virgilio|alice|tiscali|telefonica|movistar|yandex|mail|email|protonmail|example|paypal|google|facebook|linkedin|twitter|instagram|youtube|xing)$/;
+
+/**
+ * The names of the web and mail domains printed on the page ("info@cronus.com", "www.alphabet.de" → "cronus",
+ * "alphabet"), outside the customer's block: the issuer prints its own, the customer's rarely appears.
+ */
+function pageDomains(doc: Doc, customer: Set<string>): string[] {
+  const out = new Set<string>();
+  doc.lines.forEach((line, i) => {
+    line.cells.forEach((cell, j) => {
+      if (customer.has(`${i}:${j}`)) return;
+      for (const m of cell.text.matchAll(/(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+)(?:[a-z]{2,6})\b/giu)) {
+        const labels = m[1]!.toLowerCase().split('.').filter(Boolean);
+        const name = labels[labels.length - 1]!;
+        if (name.length >= 3 && !GENERIC_DOMAIN.test(name)) out.add(foldPlain(name).replace(/-/g, ''));
+      }
+    });
+  });
+  return [...out];
+}
+
+/** True when the name and a domain are spelt alike: "CRONUS DE" ~ cronus, "Die Vordefinierte Firma" ~ vordefiniert. */
+function matchesDomain(name: string, domains: string[]): boolean {
+  if (!domains.length) return false;
+  const f = foldPlain(name);
+  const joined = f.replace(/[^a-z\d]/g, '');
+  const words = f.split(/[^a-z\d]+/).filter((w) => w.length >= 4);
+  return domains.some(
+    (d) =>
+      (d.length >= 4 && joined.includes(d)) ||
+      words.some(
+        (w) => w === d || (d.length >= 5 && w.startsWith(d)) || (d.startsWith(w) && w.length >= 0.7 * d.length),
+      ) ||
+      (joined.length >= 3 && d === joined),
+  );
+}
+
 /** Separators of a one-line sender address: "Company - Street 1 - 12345 City", "A GmbH ● Weg 1 ● 12345 Ort". */
 const RETURN_SEP = /\s+[-–·|•●∙⋅]\s+/;
 
@@ -101,7 +144,7 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
   const scores = new Map<string, { name: string; score: number; first: number }>();
   const add = (raw: string, score: number, line: number) => {
     const name = cleanVendor(raw);
-    if (!plausibleName(name)) return;
+    if (!plausibleName(name) || BANK_NAME.test(foldPlain(name))) return;
     const f = name.toLowerCase();
     if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
     const key = f.replace(/[^\p{L}\d]/gu, '');
@@ -292,6 +335,13 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
           top = [k, hit];
           continue;
         }
+        // "Geschäftsführer: A (Vors.)," over "B": the second line continues a list of officers, not a name.
+        const over =
+          k > 0 ? doc.lines[k - 1]!.cells.find((x) => Math.abs(x.x0 - l.cells[hit]!.x0) < 1.5 * l.size) : null;
+        if (over && /,\s*$/.test(over.text) && NOT_A_COMPANY.test(foldPlain(over.text))) {
+          top = [k, hit];
+          continue;
+        }
         name = [k, hit];
         break;
       }
@@ -306,6 +356,21 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       add(text, score, name[0]);
     });
   });
+
+  // 6. The page's own web or mail domain names the issuer: raise the candidates spelt like it, and take a block's
+  // first line near the top or in the footer that is (no customer block, no digits, a few words).
+  const domains = pageDomains(doc, customer);
+  if (domains.length) {
+    for (const c of scores.values()) if (matchesDomain(c.name, domains)) c.score += 0.06;
+    doc.lines.forEach((line, i) => {
+      if (line.page !== 1 || (line.rel > 0.35 && line.rel < 0.8)) return;
+      line.cells.forEach((cell, j) => {
+        if (customer.has(`${i}:${j}`) || /[\d@:]/.test(cell.text) || cell.text.split(/\s+/).length > 5) return;
+        if (isPartyWord(doc.folded[i]![j]!) || NOT_A_COMPANY.test(doc.folded[i]![j]!)) return;
+        if (companyLike(cell.text) && matchesDomain(cell.text, domains)) add(cell.text, 0.74, i);
+      });
+    });
+  }
 
   let best: { name: string; score: number; first: number } | null = null;
   for (const c of scores.values()) {
