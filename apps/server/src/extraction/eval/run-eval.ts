@@ -10,7 +10,8 @@ import { formatScore, newScore, type SetScore, score, type Truth } from './eval.
  *   (b) the generated set (text PDFs and scans), built once under .tmp/extraction-eval.
  * Flags: --verbose (list every wrong field), --only <set-name-substrings,comma-separated>, --no-ocr,
  *   --corpus <dir>: also score every Factur-X / ZUGFeRD PDF under <dir> (any public corpus you have), read through its
- *   visible text only, against the XML embedded in it; PDFs without readable embedded XML are skipped.
+ *   visible text only, against the XML embedded in it; PDFs without readable embedded XML are skipped,
+ *   --ocr-langs <eng+deu+…>: tesseract languages for the OCR sets (default: the seven label languages).
  */
 
 const args = process.argv.slice(2);
@@ -18,6 +19,7 @@ const verbose = args.includes('--verbose');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const ocr = !args.includes('--no-ocr');
 const corpus = args.includes('--corpus') ? args[args.indexOf('--corpus') + 1] : undefined;
+const ocrLanguages = args.includes('--ocr-langs') ? args[args.indexOf('--ocr-langs') + 1]!.split('+') : undefined;
 
 async function runSet(
   name: string,
@@ -29,7 +31,7 @@ async function runSet(
   if (only && !only.split(',').some((o) => name.includes(o))) return s;
   for (const it of items) {
     const t0 = performance.now();
-    const r = await extractFile(it.file, { ocr, einvoice });
+    const r = await extractFile(it.file, { ocr, einvoice, ...(ocrLanguages ? { ocrLanguages } : {}) });
     const ms = performance.now() - t0;
     score(s, path.basename(it.file), publicFields(r), it.truth, ms, r.errors.length > 0);
   }
@@ -113,7 +115,7 @@ if (existsSync(datasets)) {
     ),
   );
 }
-if (corpus) scores.push(await runSet('corpus PDFs, text only', await corpusSet(corpus), false, false));
+if (corpus) scores.push(await runSet('corpus PDFs (page text)', await corpusSet(corpus), false, false));
 if (!existsSync(datasets)) {
   console.log(`(shared datasets not found at ${datasets}; skipped)`);
 }
@@ -155,6 +157,10 @@ console.log('');
 speed(
   'text PDFs, real (shared datasets)',
   scores.filter((s) => /invoices-pdf \(text\)|text only/.test(s.name) && s.files),
+);
+speed(
+  'text PDFs, corpus (--corpus)',
+  scores.filter((s) => s.name.startsWith('corpus') && s.files),
 );
 speed(
   'text PDFs, generated',

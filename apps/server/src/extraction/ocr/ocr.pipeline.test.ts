@@ -3,6 +3,24 @@ import { generateInvoice } from '../eval/invoice.generator';
 import { renderScan } from '../eval/invoice.renderers';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
 import { imageSize } from './image.loader';
+import { DEFAULT_OCR_LANGS, pageLanguages } from './ocr.pipeline';
+
+describe('languages of the full reading, from the English probe', () => {
+  const probe = (text: string) => ({
+    words: text.split(' ').map((t, i) => ({ text: t, x0: i, x1: i + 1, y0: 0, y1: 1, page: 1, confidence: 90 })),
+    width: 100,
+    height: 10,
+    confidence: 90,
+  });
+  it.each([
+    ['Rechnung Nr. 4711 Datum 05.03.2024 Summe netto MwSt', ['deu', 'eng']],
+    ['Facture n° 12 du 05/03/2024 Montant TVA client', ['fra', 'eng']],
+    ['Invoice number 12 Invoice date Total due', ['eng']],
+    ['4711 05.03.2024 12,00', DEFAULT_OCR_LANGS],
+  ])('%s', (text, langs) => {
+    expect(pageLanguages(probe(text))).toEqual(langs);
+  });
+});
 
 afterAll(async () => {
   await shutdownExtraction();

@@ -1,5 +1,6 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { ExtractOptions, Word } from '../extraction.types';
+import { foldAligned, type Lang, languageEvidence } from '../rules/document';
 import { cropPgmRows, densestBand, looksSideways, toOcrImage } from './image.loader';
 import { createOcrEngine, type OcrEngine, type OcrPage } from './ocr.engine';
 
@@ -8,33 +9,65 @@ import { createOcrEngine, type OcrEngine, type OcrPage } from './ocr.engine';
  * read with low confidence is tried again turned by 180°, 90° and 270° and the best reading is kept.
  */
 
-let shared: Promise<OcrEngine> | null = null;
-let sharedLangs = '';
+/**
+ * Process-wide engines by language set, created on first use and kept for the next pages (loading a model costs
+ * more than reading a page). At most three stay alive: the English probe engine and the two last page languages.
+ */
+const engines = new Map<string, Promise<OcrEngine>>();
+const MAX_ENGINES = 3;
 
-/** The process-wide engine used when the caller passes none; created on first use. */
+/** The process-wide engine for `langs`; created on first use. */
 export function sharedOcrEngine(langs: readonly string[]): Promise<OcrEngine> {
   const key = langs.join('+');
-  if (!shared || sharedLangs !== key) {
-    const old = shared;
-    if (old) void old.then((e) => e.terminate()).catch(() => undefined);
-    sharedLangs = key;
-    shared = createOcrEngine(langs);
-    shared.catch(() => {
-      shared = null;
-    });
+  let engine = engines.get(key);
+  if (engine) {
+    // Most recently used last.
+    engines.delete(key);
+    engines.set(key, engine);
+    return engine;
   }
-  return shared;
+  engine = createOcrEngine(langs);
+  engine.catch(() => engines.delete(key));
+  engines.set(key, engine);
+  for (const [k, old] of engines) {
+    if (engines.size <= MAX_ENGINES) break;
+    if (k === 'eng') continue;
+    engines.delete(k);
+    void old.then((e) => e.terminate()).catch(() => undefined);
+  }
+  return engine;
 }
 
-/** Ends the shared engine so the process can exit (CLI, eval, tests). */
+/** Ends the shared engines so the process can exit (CLI, eval, tests). */
 export async function terminateSharedOcrEngine(): Promise<void> {
-  const s = shared;
-  shared = null;
-  if (s) await (await s).terminate().catch(() => undefined);
+  const all = [...engines.values()];
+  engines.clear();
+  await Promise.all(all.map(async (e) => (await e).terminate().catch(() => undefined)));
 }
 
-/** Default OCR languages: English plus the six other label languages; see README of the eval for the speed cost. */
+/** Languages read when the page's language cannot be told: English plus the six other label languages. */
 export const DEFAULT_OCR_LANGS = ['eng', 'deu', 'fra', 'ita', 'spa', 'ron', 'nld'];
+
+const TESSERACT_LANG: Record<Lang, string> = {
+  en: 'eng',
+  de: 'deu',
+  fr: 'fra',
+  it: 'ita',
+  es: 'spa',
+  ro: 'ron',
+  nl: 'nld',
+};
+
+/**
+ * The languages for a page's full reading, from the English probe's words: the page's language plus English (for
+ * English words and names on any invoice). Every model in the set costs a full recognition pass, so reading all
+ * seven takes about twice as long as two; with too little evidence all seven are read.
+ */
+export function pageLanguages(probe: OcrPage): string[] {
+  const { lang, hits } = languageEvidence(foldAligned(probe.words.map((w) => w.text).join(' ')));
+  if (hits < 2) return DEFAULT_OCR_LANGS;
+  return lang === 'en' ? ['eng'] : [TESSERACT_LANG[lang], 'eng'];
+}
 
 function quality(p: OcrPage): number {
   // Mean confidence weighted by how much readable text there is (an upside-down page gives few, poor words).
@@ -53,7 +86,10 @@ export async function ocrPage(
   page: number,
   options: ExtractOptions,
 ): Promise<{ words: Word[]; height: number; confidence: number; rotated: number }> {
-  const engine = options.ocrEngine ?? (await sharedOcrEngine(options.ocrLanguages ?? DEFAULT_OCR_LANGS));
+  // A caller's engine or languages are used as given; otherwise a fast English engine probes the page and the full
+  // reading uses the page's own language (see pageLanguages).
+  const fixed = options.ocrEngine ?? (options.ocrLanguages ? await sharedOcrEngine(options.ocrLanguages) : null);
+  const probeEngine = fixed ?? (await sharedOcrEngine(['eng']));
   // Sideways pages are found from the ink profile (cheap) and turned before OCR; an upside-down page reads as
   // low-confidence noise, so a weak first reading is tried again turned by 180°.
   let start = (await looksSideways(canvas)) ? 1 : 0;
@@ -62,7 +98,7 @@ export async function ocrPage(
   const probe = async (t: number) => {
     const small = await toOcrImage(canvas, t, 1400);
     const band = densestBand(small, 0.22);
-    return engine.recognize(cropPgmRows(small, band.top, band.height).bytes, page);
+    return probeEngine.recognize(cropPgmRows(small, band.top, band.height).bytes, page);
   };
   let p0 = await probe(start);
   if (verticalShare(p0) > 0.5) {
@@ -73,6 +109,7 @@ export async function ocrPage(
     const p2 = await probe(start + 2);
     if (quality(p2) > quality(p0) * 1.15) start += 2;
   }
+  const engine = fixed ?? (await sharedOcrEngine(pageLanguages(p0)));
   const img0 = await toOcrImage(canvas, start);
   const first = await engine.recognize(img0.bytes, page);
   let best = first;

@@ -6,6 +6,8 @@ import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser
 export interface AmountGuess {
   minor: number;
   decimals: number;
+  /** Digits printed after the decimal separator ("319.00": 2). */
+  printedDecimals: number;
   currency: string | null;
   lineIndex: number;
 }
@@ -207,6 +209,7 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
     value: {
       minor: creditNote ? Math.abs(best.amount.minor) : best.amount.minor,
       decimals: best.amount.decimals,
+      printedDecimals: best.amount.printedDecimals,
       currency: best.currency,
       lineIndex: best.lineIndex,
     },

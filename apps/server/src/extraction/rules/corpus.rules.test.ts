@@ -102,4 +102,16 @@ Volksbank Frankfurt · (BLZ 699922 99) 50 4999 09 SWIFT DXXX DE 6K`);
     expect(r.invoice_date).toBe('2024-11-01');
     expect(r.invoice_number).toBe('2015738820');
   });
+
+  it("reads a yen sign before a total with cents as the page's other currency (OCR takes ₹ for ¥)", () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+WS Retail Services Pvt. Ltd.
+Invoice No: BLR_WFLD20151000982590
+Rs 319.00 incl. taxes
+Grand Total        ¥ 319.00`),
+    );
+    expect(r.currency?.value).toBe('INR');
+    expect(r.amount?.value).toEqual({ minor: 31900, decimals: 2 });
+  });
 });

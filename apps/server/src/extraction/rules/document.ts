@@ -44,6 +44,11 @@ const LANG_WORDS: Record<Lang, RegExp> = {
 };
 
 export function detectLanguage(foldedText: string): Lang {
+  return languageEvidence(foldedText).lang;
+}
+
+/** The most likely language and how many of its marker words were seen (0: nothing to go on, 'en' then). */
+export function languageEvidence(foldedText: string): { lang: Lang; hits: number } {
   let best: Lang = 'en';
   let bestScore = 0;
   for (const [lang, re] of Object.entries(LANG_WORDS) as Array<[Lang, RegExp]>) {
@@ -53,7 +58,7 @@ export function detectLanguage(foldedText: string): Lang {
       bestScore = n;
     }
   }
-  return best;
+  return { lang: best, hits: bestScore };
 }
 
 export function prepareDoc(lines: Line[]): Doc {

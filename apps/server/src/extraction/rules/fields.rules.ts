@@ -19,6 +19,14 @@ export function extractFieldsFromLines(lines: Line[]): RuleFields {
     const onLine = findCurrencies(doc.lines[total.value.lineIndex]!.text)[0];
     if (onLine) currency = { value: onLine, confidence: 0.85 };
   }
+  // A currency without minor units (yen, won) next to a total printed with cents is a misread symbol (OCR takes "₹"
+  // for "¥"): the page's other currency, when it names one, is meant.
+  if (currency && total && currencyDecimals(currency.value) === 0 && total.value.printedDecimals > 0) {
+    const other = [...doc.currencies.entries()]
+      .filter(([c]) => c !== currency!.value && currencyDecimals(c) > 0)
+      .sort((a, b) => b[1] - a[1])[0];
+    if (other) currency = { value: other[0], confidence: 0.6 };
+  }
   if (!currency && doc.currencies.size) {
     const [code, n] = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0]!;
     currency = { value: code, confidence: n > 1 ? 0.75 : 0.6 };
