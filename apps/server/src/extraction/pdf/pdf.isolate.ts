@@ -62,6 +62,9 @@ async function loadUnpdf() {
       '$1=' + workerData.spaceFactor + ',$2=.03,$3=-.2,$4=' + workerData.spaceFactor + ',');
     if (workerData.textOnly) {
       globalThis.DecompressionStream = NativeDecompressionStream;
+      // Only for fonts whose text mapping can no longer change: a TrueType font with a ToUnicode map or an
+      // /Encoding (else the repair may amend toUnicode for symbolic fonts), a Type 1 / CFF font with a ToUnicode map
+      // (else the conversion amends toUnicode from the built-in encoding); only where the property it tests exists.
       if (src.includes('hasIncludedToUnicodeMap') && src.includes('hasEncoding')) {
         patch(/([\\w$]+)=this\\.checkAndRepair\\(([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
           '$1=$4.hasIncludedToUnicodeMap||$4.hasEncoding?null:this.checkAndRepair($2,$3,$4)');

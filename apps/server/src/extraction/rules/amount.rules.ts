@@ -66,6 +66,8 @@ interface Candidate {
   score: number;
   lineIndex: number;
   currency: string | null;
+  /** The label that named it a total (folded). */
+  label?: string;
 }
 
 /**
@@ -80,7 +82,6 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
   const taxes: number[] = [];
   const allAmounts: Candidate[] = [];
   const fallback: Candidate[] = [];
-  const labelOf = new Map<Candidate, string>();
   doc.lines.forEach((line, i) => {
     const cellsF = doc.folded[i]!;
     const lineAmounts: Array<{ cell: number; a: ParsedAmount }> = [];
@@ -156,9 +157,7 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
       else score -= 0.04;
       if (a.minor === 0) score -= 0.2;
       if (currency) score += 0.01;
-      const cand = { amount: a, score, lineIndex: i, currency };
-      labelOf.set(cand, label);
-      cands.push(cand);
+      cands.push({ amount: a, score, lineIndex: i, currency, label });
     }
   });
   // Arithmetic: an amount equal to a net/subtotal line plus a tax line is the grand total, whatever its label says.
@@ -198,7 +197,7 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
   }
   // A balance carried over from earlier invoices: "Previous balance 220 / Amount due 440": this invoice's own total
   // is the amount due less that balance, when the page prints it (as a total or an amount that includes tax).
-  if (previous.length && DUE_ONLY.test(labelOf.get(best) ?? '')) {
+  if (previous.length && DUE_ONLY.test(best.label ?? '')) {
     const own = allAmounts.find((c) => previous.some((p) => p > 0 && c.amount.minor === best.amount.minor - p));
     if (own) best = { ...own, score: best.score - 0.05 };
   }

@@ -107,8 +107,8 @@ export function cellBelow(doc: Doc, lineIdx: number, x0: number, x1: number, max
  */
 export function isValueCell(text: string): boolean {
   if (!/\d/.test(text)) return false;
-  if (text.replace(/[^\p{L}]/gu, '').length <= 3) return true;
   const letters = text.replace(/[^\p{L}]/gu, '').length;
+  if (letters <= 3) return true;
   return findDates(text).some((d) => letters <= 12 || d.length >= 0.4 * text.trim().length);
 }
 

@@ -23,6 +23,18 @@ const page = (contents = '') => [
   `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] ${contents} >>`,
 ];
 
+/** One A4 page drawing `stream` in Helvetica (font object 5); `extra` objects follow as 6, 7, … for the catalog. */
+function helveticaPdf(stream: string, catalogExtra = '', extra: string[] = []): Uint8Array {
+  return rawPdf([
+    `<< /Type /Catalog /Pages 2 0 R ${catalogExtra}>>`,
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ...extra,
+  ]);
+}
+
 /** Standard security handler with a user password we do not know: pdf.js asks for a password. */
 export function encryptedPdf(): Uint8Array {
   const hex32 = 'A1'.repeat(32);
@@ -35,14 +47,7 @@ export function encryptedPdf(): Uint8Array {
 /** An OpenAction running JavaScript (must never run) next to normal text. */
 export function javascriptPdf(): Uint8Array {
   const stream = 'BT /F1 12 Tf 50 700 Td (Invoice No. JS-1 Total 12.00 EUR) Tj ET';
-  return rawPdf([
-    '<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 6 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /S /JavaScript /JS (app.alert("pwned"); while(true){}) >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ]);
+  return helveticaPdf(stream, '/OpenAction 6 0 R ', ['<< /S /JavaScript /JS (app.alert("pwned"); while(true){}) >>']);
 }
 
 /** 100 000 nested arrays in one object: a parser that recurses naively overflows its stack. */
@@ -77,23 +82,10 @@ export const BILLION_LAUGHS = `<?xml version="1.0"?>
 /** A page whose content stream repeats one text operator `repeats` times: pdf.js works on it for seconds. */
 export function slowTextPdf(repeats = 400_000): Uint8Array {
   const stream = 'BT /F1 9 Tf 50 700 Td (Invoice No. SLOW-1 Total 12.00 EUR) Tj ET\n'.repeat(repeats);
-  return rawPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}endstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ]);
+  return helveticaPdf(stream);
 }
 
 /** Helvetica text whose words are kerned apart by TJ offsets: 0.13 em inside "Lieferant", 0.3 em between words. */
 export function kernedTextPdf(): Uint8Array {
-  const stream = 'BT /F1 10 Tf 50 700 Td [(Liefer) -130 (ant) -300 (GmbH)] TJ ET';
-  return rawPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ]);
+  return helveticaPdf('BT /F1 10 Tf 50 700 Td [(Liefer) -130 (ant) -300 (GmbH)] TJ ET');
 }
