@@ -41,6 +41,8 @@ import {
  *
  * Concurrency: an upload takes a WebDAV LOCK on the folder's sidecar for its whole check-and-write, so uploads from
  * any number of instances leave exactly one copy, on servers that implement LOCK (Apache, Nextcloud, most NAS).
+ * A lock counts once the lock discovery shows it as the only one (or the smallest token): Apache may grant two
+ * exclusive locks to LOCKs that arrive together.
  * Without LOCK (or when another holder keeps it past `lockWaitMs`) the upload goes ahead unlocked: the PUT still uses
  * `If-None-Match: *`, so nothing is ever overwritten, but two racing uploads of the same content may both land (the
  * second under a suffixed name). A name that is taken (412) moves on to `name (2).ext` unless it holds our content.
@@ -94,6 +96,9 @@ const LOCK_SECONDS = 120;
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop>' +
   '<d:getcontentlength/><d:getetag/><d:resourcetype/></d:prop></d:propfind>';
+
+const LOCKDISCOVERY_BODY =
+  '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:lockdiscovery/></d:prop></d:propfind>';
 
 interface IndexRead {
   entries: FolderIndex;
@@ -491,7 +496,11 @@ export class WebDavDriveStore implements DriveStore {
         const { token } = await this.call('lock the index', (signal) =>
           this.client.lock(sidecar, { timeout: `Second-${LOCK_SECONDS}`, signal }),
         );
-        return token;
+        // Apache mod_dav can grant two exclusive locks to LOCKs that arrive at the same moment: the holders see
+        // each other in the lock discovery, and only the smallest token keeps its lock.
+        const held = await this.lockTokens(sidecar);
+        if (!held.length || (held.includes(token) && held.every((t) => t >= token))) return token;
+        await this.unlock(dir, token);
       } catch (error) {
         const status = httpStatusOf(error);
         if (status === 405 || status === 501 || status === 400) {
@@ -503,6 +512,24 @@ export class WebDavDriveStore implements DriveStore {
       if (Date.now() > deadline) return null;
       await sleep(Math.min(20 * 1.5 ** attempt, 250) * (0.5 + Math.random()));
     }
+  }
+
+  /** The tokens of the active locks on `target` (empty when the server does not report them). */
+  private async lockTokens(target: string): Promise<string[]> {
+    const text = await this.call('read the lock', async (signal) => {
+      const response = await this.client.customRequest(target, {
+        method: 'PROPFIND',
+        headers: { Depth: '0', 'Content-Type': 'application/xml; charset=utf-8' },
+        data: LOCKDISCOVERY_BODY,
+        signal,
+      });
+      return response.text();
+    });
+    const result = await parseXML(text);
+    const prop = (result.multistatus.response[0]?.propstat?.prop ?? {}) as { lockdiscovery?: unknown };
+    const discovery = prop.lockdiscovery as { activelock?: unknown } | undefined;
+    const active = [discovery?.activelock ?? []].flat() as Array<{ locktoken?: { href?: unknown } }>;
+    return active.map((a) => String(a.locktoken?.href ?? '').trim()).filter(Boolean);
   }
 
   private async unlock(dir: string, token: string): Promise<void> {

@@ -219,8 +219,11 @@ describe('routes', () => {
     for (const key of ['backend_jwt', 'multiAuth', 'multi_account_session', 'last_auth_error', 'auth_error_count']) {
       expect(localStorage.getItem(key)).toBeNull();
     }
-    // The landing waits for /me to answer 401 again; give a loaded machine time.
-    expect(await screen.findByRole('button', { name: 'Get Started Free' }, { timeout: 5000 })).toBeInTheDocument();
+    // The landing waits for /me to answer 401 again; give a loaded machine time. It may render twice on the way, so
+    // the button is looked up inside the retry (a node found before the second render is detached after it).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Get Started Free' })).toBeInTheDocument(), {
+      timeout: 5000,
+    });
   });
 
   it('refreshes all data with a toast', async () => {
