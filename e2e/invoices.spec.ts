@@ -3,8 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { ImapFlow } from 'imapflow';
-import { buildMail } from '../apps/server/src/mail/testing/mail-builder';
 import { startDovecot, type TestDovecot } from '../apps/server/test/dovecot';
+import { buildMail } from '../apps/server/test/mail/mail-builder';
 import { signInAsOwner } from './owner';
 
 const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));

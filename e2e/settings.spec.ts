@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { buildMail } from '../apps/server/src/mail/testing/mail-builder';
 import { startDovecot, type TestDovecot } from '../apps/server/test/dovecot';
+import { buildMail } from '../apps/server/test/mail/mail-builder';
 import { OWNER, signInAsOwner } from './owner';
 import { totp } from './totp';
 

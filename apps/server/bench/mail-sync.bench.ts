@@ -21,10 +21,11 @@ import { extractInvoiceFields, shutdownExtraction } from '../src/extraction/inde
 import { LocalBlobStore } from '../src/invoices/blob.store';
 import { IngestService } from '../src/invoices/ingest.service';
 import { type FieldExtractor, nullFieldExtractor } from '../src/mail/field-extractor';
-import { generateMailbox } from '../src/mail/testing/mailbox-generator';
 import { ProviderAccessService } from '../src/oidc/provider-access.service';
+import { createMailSourceFactory } from '../src/sync/mail-source.factory';
 import { MailSyncService } from '../src/sync/mail-sync.service';
 import { startDovecot } from '../test/dovecot';
+import { generateMailbox } from '../test/mail/mailbox-generator';
 
 const MESSAGES = Number(process.env.BENCH_SYNC_MESSAGES ?? 5_000);
 const SECRET = 'a-bench-secret-of-at-least-32-characters!';
@@ -71,7 +72,11 @@ export async function runMailSyncBench(): Promise<void> {
       /** One full sync of the mailbox for a new owner (nothing shared with an earlier run), timed. */
       const syncOnce = async (name: string, extractor: FieldExtractor) => {
         const ingest = new IngestService(db, blobs, extractor);
-        const mailSync = new MailSyncService(db, accounts, imapAccounts, providerAccess, ingest);
+        const mailSync = new MailSyncService(
+          accounts,
+          createMailSourceFactory(db, imapAccounts, providerAccess),
+          ingest,
+        );
         const [owner] = await db
           .insert(users)
           .values({ email: `${name}@example.com`, displayName: name })

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { extractInvoiceFields, shutdownExtraction } from '../src/extraction/index';
 import { nullFieldExtractor } from '../src/mail/field-extractor';
 import { scanPath } from '../src/mail/scan.service';
-import { buildMbox } from '../src/mail/testing/mail-builder';
-import { generateMailbox } from '../src/mail/testing/mailbox-generator';
+import { buildMbox } from '../test/mail/mail-builder';
+import { generateMailbox } from '../test/mail/mailbox-generator';
 
 const MESSAGES = Number(process.env.BENCH_SCAN_MESSAGES ?? 5_000);
 

@@ -1,6 +1,6 @@
 /** `npm run bench`: every benchmark of the project, one after the other. Prints figures, never fails on time. */
 
-import { benchDriveUpload } from '../src/drive/drive.bench';
+import { benchDriveUpload } from './drive.bench';
 import { runFoundationBench } from './foundation.bench';
 import { runInvoicesBench } from './invoices.bench';
 import { runMailSyncBench } from './mail-sync.bench';

@@ -45,6 +45,7 @@ import { syncTokenRoutes } from './oidc/sync-token.routes';
 import { TokenRefreshScheduler } from './oidc/token-refresh.scheduler';
 import { preferencesRoutes } from './settings/preferences.routes';
 import { PreferencesService } from './settings/preferences.service';
+import { createMailSourceFactory } from './sync/mail-source.factory';
 import { MailSyncService } from './sync/mail-sync.service';
 import { syncRoutes } from './sync/sync.routes';
 import { SyncDiagnosticsService } from './sync/sync-diagnostics.service';
@@ -116,12 +117,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     // Services first, then the registry of job handlers that use them, then the queue.
     const jobsRepository = new JobsRepository(database.db);
     const mailSync = new MailSyncService(
-      database.db,
       accounts,
-      imapAccounts,
-      providerAccess,
+      createMailSourceFactory(database.db, imapAccounts, providerAccess, config.googleApiRootUrl),
       ingest,
-      config.googleApiRootUrl,
     );
     const drive = new DriveService(
       database.db,

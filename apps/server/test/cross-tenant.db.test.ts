@@ -4,14 +4,14 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../src/accounts/accounts.service';
-import { bearer, TEST_SECRET } from '../src/auth/auth.test-support';
 import { loadConfig } from '../src/config';
 import { buildApp } from '../src/http/app';
 import { JobsRepository } from '../src/jobs/jobs.repository';
 import { createLogger } from '../src/logger';
-import { buildMail } from '../src/mail/testing/mail-builder';
 import { createRuntime, type Runtime } from '../src/runtime';
+import { bearer, TEST_SECRET } from './auth-app';
 import { useTestDatabase } from './db';
+import { buildMail } from './mail/mail-builder';
 
 /**
  * The cross-tenant matrix: person B calls EVERY route of the API (read from the OpenAPI document, so a new route is

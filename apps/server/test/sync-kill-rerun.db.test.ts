@@ -14,9 +14,9 @@ import { users } from '../src/db/schema';
 import { JobQueue } from '../src/jobs/job-queue';
 import { defineJob } from '../src/jobs/job-registry';
 import { JobsRepository } from '../src/jobs/jobs.repository';
-import { type GeneratedMailbox, generateMailbox } from '../src/mail/testing/mailbox-generator';
 import { useTestDatabase } from './db';
 import { startDovecot, type TestDovecot } from './dovecot';
+import { type GeneratedMailbox, generateMailbox } from './mail/mailbox-generator';
 import { waitFor } from './wait-for';
 
 const t = useTestDatabase();

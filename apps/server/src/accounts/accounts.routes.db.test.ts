@@ -1,7 +1,7 @@
 import { CANNOT_REMOVE_PRIMARY_MESSAGE } from '@invoicebox/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildAuthTestApp } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
-import { bearer, buildAuthTestApp } from '../auth/auth.test-support';
 import { AccountsRepository } from './accounts.repository';
 import { accountsRoutes } from './accounts.routes';
 import { AccountsService } from './accounts.service';

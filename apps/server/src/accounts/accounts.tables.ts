@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from '../db/schema';
+import { users } from '../users/users.tables';
 
 /**
  * A person's connected mail accounts (spec §3 "connected account"). At most one primary (used for drive uploads and

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SECRET } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { startDovecot, type TestDovecot } from '../../test/dovecot';
-import { TEST_SECRET } from '../auth/auth.test-support';
 import { createSecretBox } from '../auth/secret-box';
 import { users } from '../db/schema';
 import { UnprocessableError } from '../errors';

@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildAuthTestApp } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
-import { bearer, buildAuthTestApp } from './auth.test-support';
 
 const t = useTestDatabase();
 

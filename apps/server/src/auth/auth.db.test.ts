@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildAuthTestApp } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { users } from '../db/schema';
 import { LOCAL_OWNER_EMAIL } from '../users/users.service';
 import { authFailures, localCredentials, providerTokens, sessions } from './auth.tables';
-import { bearer, buildAuthTestApp } from './auth.test-support';
 
 const t = useTestDatabase();
 const PASSWORD = 'correct horse battery staple';

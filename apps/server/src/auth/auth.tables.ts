@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../db/schema';
+import { users } from '../users/users.tables';
 
 /**
  * Sign-in state. Secrets at rest (private signing keys, TOTP secrets, provider tokens) are secret-box ciphertexts;

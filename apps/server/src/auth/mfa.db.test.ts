@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildAuthTestApp } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { mfaFactors, mfaRecoveryCodes } from './auth.tables';
-import { bearer, buildAuthTestApp } from './auth.test-support';
 
 const t = useTestDatabase();
 const EMAIL = 'mfa@example.com';

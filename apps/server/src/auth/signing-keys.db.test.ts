@@ -1,8 +1,8 @@
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildAuthTestApp } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { signingKeys } from './auth.tables';
-import { bearer, buildAuthTestApp } from './auth.test-support';
 import { createSecretBox, SecretBoxError } from './secret-box';
 import { PREPUBLISH_SECONDS, SigningKeys, SigningKeysRepository } from './signing-keys';
 

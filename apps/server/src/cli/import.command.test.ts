@@ -5,9 +5,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailDatasets } from '../../test/mail/mail-builder';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { mailDatasets } from '../mail/testing/mail-builder';
 import { createRuntime } from '../runtime';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/invoicebox.js');

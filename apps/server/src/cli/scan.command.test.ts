@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMail, buildMbox, FAKE_PNG, mailDatasets } from '../mail/testing/mail-builder';
+import { buildMail, buildMbox, FAKE_PNG, mailDatasets } from '../../test/mail/mail-builder';
 
 /** The real `invoicebox` command, from the bundle that `npm run build` makes (npm test builds first). */
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/invoicebox.js');

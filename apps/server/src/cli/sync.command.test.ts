@@ -6,9 +6,9 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDovecot, type TestDovecot } from '../../test/dovecot';
+import { buildMail } from '../../test/mail/mail-builder';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { buildMail } from '../mail/testing/mail-builder';
 import { createRuntime } from '../runtime';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/invoicebox.js');

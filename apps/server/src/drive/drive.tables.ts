@@ -1,6 +1,6 @@
 import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { mailAccounts } from '../accounts/accounts.tables';
-import { users } from '../db/schema';
+import { users } from '../users/users.tables';
 
 /**
  * Which drive a person files into (one row per person; no row = the local folder, the embedded default).

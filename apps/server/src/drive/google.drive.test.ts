@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type DriveContractHarness, describeDriveContract, pdf, testUpload } from '../../test/drive/drive.contract';
 import { type FakeGoogleDrive, startFakeGoogleDrive } from '../../test/google-drive-api';
-import { type DriveContractHarness, describeDriveContract, pdf, testUpload } from './drive.contract';
 import { DriveAuthError, DriveFileNotFoundError, DriveUnavailableError } from './drive.store';
 import { GoogleDriveStore, type GoogleDriveStoreOptions } from './google.drive';
 

@@ -10,7 +10,7 @@ import {
   readThroughStore,
   testUpload,
   walk,
-} from './drive.contract';
+} from '../../test/drive/drive.contract';
 import { DriveAuthError, DriveFileNotFoundError, DriveUnavailableError } from './drive.store';
 import { LocalDriveStore } from './local.drive';
 

@@ -6,7 +6,6 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from 'webdav';
-import { startWebDav, type TestWebDav } from '../../test/webdav-server';
 import {
   type DriveContractHarness,
   describeDriveContract,
@@ -14,7 +13,8 @@ import {
   readThroughStore,
   testUpload,
   walk,
-} from './drive.contract';
+} from '../../test/drive/drive.contract';
+import { startWebDav, type TestWebDav } from '../../test/webdav-server';
 import { DriveAuthError, DriveUnavailableError } from './drive.store';
 import { type WebDavDriveOptions, WebDavDriveStore } from './webdav.drive';
 

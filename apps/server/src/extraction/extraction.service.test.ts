@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from './eval/eval.dataset';
-import { generateInvoice } from './eval/invoice.generator';
-import { renderPdf } from './eval/invoice.renderers';
+import { repoRoot } from '../../eval/eval.dataset';
+import { generateInvoice } from '../../eval/invoice.generator';
+import { renderPdf } from '../../eval/invoice.renderers';
+import { deeplyNestedPdf, encryptedPdf, hugePngHeader, javascriptPdf, XXE_XML } from '../../test/extraction/bad-inputs';
 import { extractFile, extractInvoiceFields, publicFields, shutdownExtraction } from './index';
-import { deeplyNestedPdf, encryptedPdf, hugePngHeader, javascriptPdf, XXE_XML } from './test-support/bad-inputs';
 
 const datasets = path.resolve(repoRoot(), '..', 'shared', 'datasets');
 const run = (bytes: Uint8Array, filename = 'file.pdf') => extractInvoiceFields({ bytes, filename }, { ocr: false });

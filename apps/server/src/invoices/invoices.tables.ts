@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { mailAccounts } from '../accounts/accounts.tables';
-import { users } from '../db/schema';
+import { users } from '../users/users.tables';
 
 /**
  * Every message a sync or import has seen (so the screens can say how many emails were scanned), keyed by where it

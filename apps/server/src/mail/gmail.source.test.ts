@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeGmail, startFakeGmail } from '../../test/gmail-api';
+import { buildMail } from '../../test/mail/mail-builder';
 import { type GmailCursor, GmailMailSource } from './gmail.source';
 import { MailAuthError } from './imap.source';
 import { parseMailMessage } from './mail-message.parser';
-import { buildMail } from './testing/mail-builder';
 
 /** The Gmail adapter through the real @googleapis/gmail client, against a local server speaking Gmail's REST format. */
 describe('Gmail API mail source', () => {

@@ -1,9 +1,9 @@
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDovecot, type TestDovecot } from '../../test/dovecot';
+import { buildMail } from '../../test/mail/mail-builder';
 import { type ImapCursor, ImapMailSource, MailAuthError, MailServerUnavailableError } from './imap.source';
 import { parseMailMessage } from './mail-message.parser';
-import { buildMail } from './testing/mail-builder';
 
 /** The IMAP adapter against a real Dovecot server, seeded over IMAP APPEND. */
 describe('IMAP mail source', () => {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildMail, FAKE_PDF, FAKE_PNG, mailDatasets } from '../../test/mail/mail-builder';
 import type { MailMessage, MailReadResult } from './mail-message';
 import { parseMailMessage } from './mail-message.parser';
-import { buildMail, FAKE_PDF, FAKE_PNG, mailDatasets } from './testing/mail-builder';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 

@@ -2,12 +2,12 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMail, buildMbox, mailDatasets } from '../../test/mail/mail-builder';
 import { NotFoundError, ValidationError } from '../errors';
 import { readEmlFolder } from './eml.reader';
 import type { MailReadResult, RawMail } from './mail-message';
 import { readMailPath, readRawMailPath } from './mail-path.reader';
 import { isMaildir, readMaildir } from './maildir.reader';
-import { buildMail, buildMbox, mailDatasets } from './testing/mail-builder';
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

@@ -5,10 +5,10 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMail, buildMbox, FAKE_PDF } from '../../test/mail/mail-builder';
 import type { RawMail } from './mail-message';
 import { parseMailMessage } from './mail-message.parser';
 import { type MboxPiece, MboxSplitter, readMbox } from './mbox.reader';
-import { buildMail, buildMbox, FAKE_PDF } from './testing/mail-builder';
 
 /** Splits a whole file, fed in chunks of the given size. */
 function split(data: Buffer | string, chunkSize = 1 << 20, maxMessageBytes?: number): MboxPiece[] {

@@ -3,10 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMail, buildMbox, FAKE_PDF, FAKE_PNG, mailDatasets } from '../../test/mail/mail-builder';
 import type { ExtractedInvoiceFields, FieldExtractor } from './field-extractor';
 import type { MailReadError } from './mail-message';
 import { scanPath } from './scan.service';
-import { buildMail, buildMbox, FAKE_PDF, FAKE_PNG, mailDatasets } from './testing/mail-builder';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const XML = Buffer.from('<?xml version="1.0"?><Invoice/>');

@@ -1,12 +1,12 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TEST_AUTH, TEST_SECRET } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { startTestOidcProvider, type TestOidcProvider } from '../../test/oidc-provider';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { accountsRoutes } from '../accounts/accounts.routes';
 import { AccountsService } from '../accounts/accounts.service';
 import { providerTokens } from '../auth/auth.tables';
-import { DEFAULT_TEST_AUTH, TEST_SECRET } from '../auth/auth.test-support';
 import { buildApp } from '../http/app';
 import { JobsRepository } from '../jobs/jobs.repository';
 import { JobsService } from '../jobs/jobs.service';

@@ -1,6 +1,6 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sessions } from '../auth/auth.tables';
-import { users } from '../db/schema';
+import { users } from '../users/users.tables';
 
 /** Which person an identity at an OpenID Connect provider (issuer-local subject) signs in as. */
 export const oidcIdentities = pgTable(

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildAuthTestApp, signUpThroughApi } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
+import { buildMail } from '../../test/mail/mail-builder';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
-import { bearer, buildAuthTestApp, signUpThroughApi } from '../auth/auth.test-support';
 import { LocalBlobStore } from '../invoices/blob.store';
 import { IngestService } from '../invoices/ingest.service';
-import { buildMail } from '../mail/testing/mail-builder';
 import { preferencesRoutes } from './preferences.routes';
 import { PreferencesService } from './preferences.service';
 

@@ -1,5 +1,5 @@
 import { boolean, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../db/schema';
+import { users } from '../users/users.tables';
 
 /** A person's product preferences (one row per person; no row = the defaults). */
 export const userPreferences = pgTable('user_preferences', {

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SECRET } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { startDovecot, type TestDovecot } from '../../test/dovecot';
+import { buildMail } from '../../test/mail/mail-builder';
 import { waitFor } from '../../test/wait-for';
-import { TEST_SECRET } from '../auth/auth.test-support';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { buildMail } from '../mail/testing/mail-builder';
 import { createRuntime, type Runtime } from '../runtime';
 
 const t = useTestDatabase();

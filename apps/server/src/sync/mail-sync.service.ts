@@ -1,14 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { AccountsService } from '../accounts/accounts.service';
-import { mailSyncState } from '../accounts/accounts.tables';
-import type { ImapAccountsService } from '../accounts/imap-accounts.service';
-import type { Db } from '../db/client';
-import { AppError } from '../errors';
 import type { IngestService } from '../invoices/ingest.service';
-import { type GmailCursor, GmailMailSource } from '../mail/gmail.source';
-import { type ImapCursor, MailAuthError } from '../mail/imap.source';
+import { MailAuthError } from '../mail/imap.source';
 import type { RawMail } from '../mail/mail-message';
-import type { ProviderAccessService } from '../oidc/provider-access.service';
+import type { MailSourceFactory } from '../mail/mail-source';
 
 export interface AccountSyncResult {
   account_id: string;
@@ -27,12 +21,9 @@ export interface AccountSyncResult {
  */
 export class MailSyncService {
   constructor(
-    private readonly db: Db,
     private readonly accounts: AccountsService,
-    private readonly imap: ImapAccountsService,
-    private readonly providerAccess: ProviderAccessService,
+    private readonly openSource: MailSourceFactory,
     private readonly ingest: IngestService,
-    private readonly gmailRootUrl?: string,
   ) {}
 
   async sync(
@@ -54,7 +45,7 @@ export class MailSyncService {
         invoices: 0,
       };
       try {
-        const counted = await this.syncAccount(ownerId, account.userId, account.provider, options.signal);
+        const counted = await this.syncAccount(ownerId, account, options.signal);
         if (counted === null) {
           result.message = 'Imported mail: nothing to sync (import again to add messages)';
         } else {
@@ -73,61 +64,30 @@ export class MailSyncService {
     return results;
   }
 
-  private async syncAccount(ownerId: string, accountId: string, provider: string, signal?: AbortSignal) {
-    if (provider === 'imap') {
-      const { source, cursor } = await this.imap.source(ownerId, accountId);
-      // The cursor after each message handed to the store, until a commit covers it: then that one is saved.
-      const cursors: ImapCursor[] = [];
-      let committed = 0;
-      async function* stream(): AsyncGenerator<RawMail> {
-        for await (const { raw, cursor: next } of source.messagesSince(cursor, signal)) {
-          cursors.push(next);
-          yield raw;
-        }
+  /** Reads one account from its saved cursor into the store; null when the account has nothing to sync. */
+  private async syncAccount(ownerId: string, account: { userId: string; provider: string }, signal?: AbortSignal) {
+    const opened = await this.openSource(ownerId, account);
+    if (!opened) return null;
+    const { source, cursor, saveCursor } = opened;
+    // The cursor after each message handed to the store, until a commit covers it: then the last one is saved.
+    const cursors: unknown[] = [];
+    let committed = 0;
+    async function* stream(): AsyncGenerator<RawMail> {
+      for await (const message of source.messagesSince(cursor, signal)) {
+        cursors.push(message.cursor);
+        yield message.raw;
       }
-      const done = await this.ingest.ingest(ownerId, accountId, stream(), {
-        ...(signal ? { signal } : {}),
-        onCommitted: async (seen) => {
-          if (seen <= committed) return;
-          const stored = cursors.splice(0, seen - committed);
-          committed = seen;
-          await this.imap.saveCursor(ownerId, accountId, stored[stored.length - 1]!);
-        },
-      });
-      return { messages: done.added, invoices: done.invoices };
     }
-    if (provider === 'google') {
-      const source = new GmailMailSource({
-        accessToken: (force) =>
-          force
-            ? this.providerAccess.refreshedAccessToken(ownerId, accountId)
-            : this.providerAccess.accessToken(ownerId, accountId),
-        ...(this.gmailRootUrl ? { rootUrl: this.gmailRootUrl } : {}),
-      });
-      const cursor = (await this.cursor(ownerId, accountId)) as GmailCursor | null;
-      async function* stream(): AsyncGenerator<RawMail> {
-        for await (const { raw } of source.messagesSince(cursor, signal)) yield raw;
-      }
-      const done = await this.ingest.ingest(ownerId, accountId, stream(), signal ? { signal } : {});
-      if (source.completedCursor) await this.saveCursor(ownerId, accountId, source.completedCursor);
-      return { messages: done.added, invoices: done.invoices };
-    }
-    if (provider === 'mbox') return null;
-    throw new AppError(`No mail source for ${provider} accounts`, { code: 'unsupported_source', status: 422 });
-  }
-
-  private async cursor(ownerId: string, accountId: string): Promise<unknown> {
-    const [row] = await this.db
-      .select({ cursor: mailSyncState.cursor })
-      .from(mailSyncState)
-      .where(and(eq(mailSyncState.ownerId, ownerId), eq(mailSyncState.accountId, accountId)));
-    return row?.cursor ?? null;
-  }
-
-  private async saveCursor(ownerId: string, accountId: string, cursor: unknown): Promise<void> {
-    await this.db
-      .insert(mailSyncState)
-      .values({ ownerId, accountId, cursor })
-      .onConflictDoUpdate({ target: mailSyncState.accountId, set: { cursor, updatedAt: sql`now()` } });
+    const done = await this.ingest.ingest(ownerId, account.userId, stream(), {
+      ...(signal ? { signal } : {}),
+      onCommitted: async (seen) => {
+        if (seen <= committed) return;
+        const stored = cursors.splice(0, seen - committed).filter((c) => c !== undefined);
+        committed = seen;
+        if (stored.length > 0) await saveCursor(stored[stored.length - 1]);
+      },
+    });
+    if (source.completedCursor !== undefined) await saveCursor(source.completedCursor);
+    return { messages: done.added, invoices: done.invoices };
   }
 }

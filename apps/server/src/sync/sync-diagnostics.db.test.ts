@@ -1,11 +1,11 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SECRET } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { startDovecot, type TestDovecot } from '../../test/dovecot';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
 import { ImapAccountsService } from '../accounts/imap-accounts.service';
-import { TEST_SECRET } from '../auth/auth.test-support';
 import { createSecretBox } from '../auth/secret-box';
 import { users } from '../db/schema';
 import { SyncDiagnosticsService } from './sync-diagnostics.service';

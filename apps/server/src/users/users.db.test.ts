@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAuthTestApp } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
-import { buildAuthTestApp } from '../auth/auth.test-support';
 import { users } from '../db/schema';
 import { UsersRepository } from './users.repository';
 import { LOCAL_OWNER_EMAIL, UsersService } from './users.service';

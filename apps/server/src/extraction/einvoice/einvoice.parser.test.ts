@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../eval/eval.dataset';
+import { repoRoot } from '../../../eval/eval.dataset';
+import { BILLION_LAUGHS, XXE_XML } from '../../../test/extraction/bad-inputs';
 import { extractFile } from '../index';
-import { BILLION_LAUGHS, XXE_XML } from '../test-support/bad-inputs';
 import { parseEInvoiceXml } from './einvoice.parser';
 
 const einvoices = path.resolve(repoRoot(), '..', 'shared', 'datasets', 'einvoices');

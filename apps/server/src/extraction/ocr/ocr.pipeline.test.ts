@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateInvoice } from '../eval/invoice.generator';
-import { renderScan } from '../eval/invoice.renderers';
+import { generateInvoice } from '../../../eval/invoice.generator';
+import { renderScan } from '../../../eval/invoice.renderers';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
 import { imageSize } from './image.loader';
 import { DEFAULT_OCR_LANGS, pageLanguages } from './ocr.pipeline';

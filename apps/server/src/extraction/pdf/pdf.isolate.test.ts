@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../eval/eval.dataset';
+import { repoRoot } from '../../../eval/eval.dataset';
+import { javascriptPdf, kernedTextPdf, slowTextPdf } from '../../../test/extraction/bad-inputs';
 import { extractInvoiceFields } from '../extraction.service';
-import { javascriptPdf, kernedTextPdf, slowTextPdf } from '../test-support/bad-inputs';
 import { readPdfTextIsolated, terminatePdfWorker, usePdfTextFastPath } from './pdf.isolate';
 
 afterAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 // The same seedable PRNG as the extraction evaluation: the same seed gives the same mailbox.
-import { mulberry32 } from '../../extraction/eval/invoice.generator';
+import { mulberry32 } from '../../eval/invoice.generator';
 import { buildMail, type TestAttachment } from './mail-builder';
 
 export interface GeneratedMessage {

@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DriveFile, DriveFileNotFoundError, type DriveStore, type DriveUpload } from './drive.store';
-import { driveFolderFor, safeDriveName } from './drive-naming';
+import { type DriveFile, DriveFileNotFoundError, type DriveStore, type DriveUpload } from '../../src/drive/drive.store';
+import { driveFolderFor, safeDriveName } from '../../src/drive/drive-naming';
 
 /**
  * The one contract every drive adapter passes (local.drive.test.ts, webdav.drive.test.ts, google.drive.test.ts).

@@ -8,9 +8,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { startWebDav } from '../../test/webdav-server';
-import type { DriveStore, DriveUpload } from './drive.store';
-import { WebDavDriveStore } from './webdav.drive';
+import type { DriveStore, DriveUpload } from '../src/drive/drive.store';
+import { WebDavDriveStore } from '../src/drive/webdav.drive';
+import { startWebDav } from '../test/webdav-server';
 
 interface Batch {
   label: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The shared datasets sit beside the repository (CI clones shared/ next to it). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const mailDatasets = path.resolve(repoRoot, '../shared/datasets/mail');
 
 export interface TestAttachment {

@@ -1,5 +1,5 @@
-import { FIELD_NAMES, type FieldName } from '../extraction.types';
-import { fold } from '../rules/date.parser';
+import { FIELD_NAMES, type FieldName } from '../src/extraction/extraction.types';
+import { fold } from '../src/extraction/rules/date.parser';
 
 export interface Truth {
   vendor: string | null;

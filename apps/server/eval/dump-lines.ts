@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { buildLines } from '../layout/lines';
-import { readPdfTextIsolated, terminatePdfWorker } from '../pdf/pdf.isolate';
+import { buildLines } from '../src/extraction/layout/lines';
+import { readPdfTextIsolated, terminatePdfWorker } from '../src/extraction/pdf/pdf.isolate';
 
 /**
  * Development aid: prints the lines and cells the rules see for a PDF's text layer
- * (`npx tsx apps/server/src/extraction/eval/dump-lines.ts FILE.pdf [--words]`).
+ * (`npx tsx apps/server/eval/dump-lines.ts FILE.pdf [--words]`).
  */
 const file = process.argv[2];
 if (!file) {

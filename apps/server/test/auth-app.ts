@@ -1,14 +1,14 @@
 import { Writable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AuthConfig } from '../config';
-import type { Db } from '../db/client';
-import { buildApp } from '../http/app';
-import { JobsRepository } from '../jobs/jobs.repository';
-import { JobsService } from '../jobs/jobs.service';
-import { createLogger } from '../logger';
-import { createAuthModule } from '../runtime';
-import { UsersRepository } from '../users/users.repository';
-import { UsersService } from '../users/users.service';
+import type { AuthConfig } from '../src/config';
+import type { Db } from '../src/db/client';
+import { buildApp } from '../src/http/app';
+import { JobsRepository } from '../src/jobs/jobs.repository';
+import { JobsService } from '../src/jobs/jobs.service';
+import { createLogger } from '../src/logger';
+import { createAuthModule } from '../src/runtime';
+import { UsersRepository } from '../src/users/users.repository';
+import { UsersService } from '../src/users/users.service';
 
 export const TEST_SECRET = 'a-test-secret-of-at-least-32-characters!';
 
