@@ -1,20 +1,39 @@
-/** `npm run bench`: every benchmark of the project, one after the other. Prints figures, never fails on time. */
-
+/**
+ * `npm run bench [-- NAME...]`: the benchmarks of the project, one after the other; with names, only those (for
+ * example `npm run bench -- hostile faults`). Prints figures, never fails on time. Benchmarks whose names are listed
+ * in `ON_REQUEST` run only when asked for by name (they take minutes).
+ */
 import { benchDriveUpload } from './drive.bench';
 import { runFoundationBench } from './foundation.bench';
 import { runInvoicesBench } from './invoices.bench';
 import { runMailSyncBench } from './mail-sync.bench';
 import { runMboxScanBench } from './mbox-scan.bench';
 
+const benches: Record<string, { title: string; run: () => Promise<void> }> = {
+  foundation: { title: 'Foundation', run: runFoundationBench },
+  invoices: { title: 'Invoices', run: runInvoicesBench },
+  sync: { title: 'Mail sync (IMAP, local Dovecot)', run: runMailSyncBench },
+  scan: { title: 'Mail scan (mbox)', run: runMboxScanBench },
+  drive: {
+    title: 'Drive upload (WebDAV, local Apache)',
+    run: async () => {
+      for (const line of await benchDriveUpload()) console.log(line);
+    },
+  },
+};
+const ON_REQUEST = new Set<string>([]);
+
+const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const unknown = asked.filter((name) => !(name in benches));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`);
+  process.exit(2);
+}
+const names = asked.length > 0 ? asked : Object.keys(benches).filter((name) => !ON_REQUEST.has(name));
+
 console.log('Invoicebox benchmarks');
-console.log(`machine: ${(await import('node:os')).cpus().length} cores, Node ${process.version}\n`);
-console.log('## Foundation');
-await runFoundationBench();
-console.log('\n## Invoices');
-await runInvoicesBench();
-console.log('\n## Mail sync (IMAP, local Dovecot)');
-await runMailSyncBench();
-console.log('\n## Mail scan (mbox)');
-await runMboxScanBench();
-console.log('\n## Drive upload (WebDAV, local Apache)');
-for (const line of await benchDriveUpload()) console.log(line);
+console.log(`machine: ${(await import('node:os')).cpus().length} cores, Node ${process.version}`);
+for (const name of names) {
+  console.log(`\n## ${benches[name]!.title}`);
+  await benches[name]!.run();
+}
