@@ -3,7 +3,8 @@
 import { build } from 'tsup';
 
 await build({
-  entry: { cli: 'src/cli/main.ts' },
+  // The document sandbox's child processes run their own entry (see src/sandbox/sandbox-entry.ts).
+  entry: { cli: 'src/cli/main.ts', 'extraction-child': 'src/extraction/extraction.child.ts' },
   outDir: 'dist',
   format: ['esm'],
   platform: 'node',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { buildLines } from '../src/extraction/layout/lines';
-import { readPdfTextIsolated, terminatePdfWorker } from '../src/extraction/pdf/pdf.isolate';
+import { pdfLimits, readPdfTextIsolated, terminatePdfWorker } from '../src/extraction/pdf/pdf.isolate';
 
 /**
  * Development aid: prints the lines and cells the rules see for a PDF's text layer
@@ -11,7 +11,7 @@ if (!file) {
   console.error('usage: dump-lines.ts FILE.pdf [--words]');
   process.exit(2);
 }
-const text = await readPdfTextIsolated(new Uint8Array(readFileSync(file)), 200, 60_000);
+const text = await readPdfTextIsolated(new Uint8Array(readFileSync(file)), pdfLimits(200, 60_000));
 if (process.argv.includes('--words'))
   for (const w of text.words)
     console.log(`p${w.page} ${w.x0.toFixed(1)}-${w.x1.toFixed(1)} y${w.y0.toFixed(1)} ${JSON.stringify(w.text)}`);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors';
@@ -49,6 +50,14 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_NAME: z.string().min(1).max(60).default('Single sign-on'),
   GOOGLE_API_ROOT_URL: z.string().url().optional(),
+  SANDBOX_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
+  SANDBOX_MEMORY_MB: z.coerce.number().int().min(128).max(65_536).default(1024),
+  DOCUMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  DOCUMENT_MAX_MB: z.coerce.number().int().min(1).max(1024).default(50),
+  DOCUMENT_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(200),
+  DOCUMENT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(60_000_000),
+  DOCUMENT_INFLATE_MAX_MB: z.coerce.number().int().min(1).max(16_384).default(256),
+  DOCUMENT_XML_MAX_MB: z.coerce.number().int().min(1).max(1024).default(20),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -82,6 +91,23 @@ export interface Config {
   readonly oidcProviders: readonly OidcProviderConfig[];
   /** Where the Gmail and Drive APIs are called (unset: Google's); a mirror or a local stand-in in tests. */
   readonly googleApiRootUrl?: string | undefined;
+  /** Reading untrusted documents: the sandbox's processes and what one document may cost. */
+  readonly documents: DocumentsConfig;
+}
+
+export interface DocumentsConfig {
+  /** Child processes that read documents (each one document at a time). */
+  readonly sandboxProcesses: number;
+  /** Resident-memory limit of one such process. */
+  readonly sandboxMemoryMb: number;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  readonly maxPages: number;
+  /** Pixels of one image decoded at most. */
+  readonly maxImagePixels: number;
+  /** Bytes inflated from a PDF's compressed streams, all together. */
+  readonly maxInflateBytes: number;
+  readonly maxXmlBytes: number;
 }
 
 export interface OidcProviderConfig {
@@ -171,8 +197,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     oidcProviders: Object.freeze(oidcProviders),
+    documents: Object.freeze({
+      sandboxProcesses: e.SANDBOX_PROCESSES ?? Math.max(1, Math.min(2, os.availableParallelism())),
+      sandboxMemoryMb: e.SANDBOX_MEMORY_MB,
+      timeoutMs: e.DOCUMENT_TIMEOUT_SECONDS * 1000,
+      maxBytes: e.DOCUMENT_MAX_MB * 1024 * 1024,
+      maxPages: e.DOCUMENT_MAX_PAGES,
+      maxImagePixels: e.DOCUMENT_MAX_PIXELS,
+      maxInflateBytes: e.DOCUMENT_INFLATE_MAX_MB * 1024 * 1024,
+      maxXmlBytes: e.DOCUMENT_XML_MAX_MB * 1024 * 1024,
+    }),
   });
 }
 
 /** The variables of the configuration table in the README, kept beside the schema so they cannot drift. */
 export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
+
+/** The extraction limits and sandbox settings of a configuration, in the shapes the extraction module takes. */
+export function documentSettings(documents: DocumentsConfig) {
+  return {
+    sandbox: {
+      processes: documents.sandboxProcesses,
+      memoryMb: documents.sandboxMemoryMb,
+      timeoutMs: documents.timeoutMs,
+    },
+    limits: {
+      maxBytes: documents.maxBytes,
+      maxPages: documents.maxPages,
+      maxImagePixels: documents.maxImagePixels,
+      maxInflateBytes: documents.maxInflateBytes,
+      maxXmlBytes: documents.maxXmlBytes,
+      timeoutMs: documents.timeoutMs,
+    },
+  };
+}

@@ -15,17 +15,19 @@ import { loadSecretBox } from './auth/secret-box';
 import { type Principal, SessionsService } from './auth/sessions.service';
 import { SigningKeys, SigningKeysRepository } from './auth/signing-keys';
 import { TokenIssuer } from './auth/tokens';
-import type { Config, OidcProviderConfig } from './config';
+import { type Config, documentSettings, type OidcProviderConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { createDriveFactory } from './drive/drive.factory';
 import { driveRoutes } from './drive/drive.routes';
 import { DriveService } from './drive/drive.service';
 import { ConfigError } from './errors';
+import { closeDocumentSandbox, configureDocumentSandbox } from './extraction/index';
 import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
 import { LocalBlobStore } from './invoices/blob.store';
+import { DocumentReader } from './invoices/document-reader';
 import { FieldsRefreshService } from './invoices/fields-refresh.service';
 import { IngestService } from './invoices/ingest.service';
 import { invoicesRoutes } from './invoices/invoices.routes';
@@ -35,7 +37,6 @@ import { JobsRepository } from './jobs/jobs.repository';
 import { JobsService } from './jobs/jobs.service';
 import { type AppJobRegistry, createJobRegistry } from './jobs/registry';
 import type { Logger } from './logger';
-import type { FieldExtractor } from './mail/field-extractor';
 import { GOOGLE_AUTHORIZATION_PARAMS, GOOGLE_SCOPES, OidcClient } from './oidc/oidc.client';
 import { OidcRepository } from './oidc/oidc.repository';
 import { oidcRoutes } from './oidc/oidc.routes';
@@ -95,12 +96,14 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts);
     const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
     const invoices = new InvoicesService(database.db, accounts, blobs);
-    // Field extraction is loaded on first use: `start` does not pay for PDF and OCR libraries.
     const preferences = new PreferencesService(database.db);
-    const extractor = {
-      extract: async (input: Parameters<FieldExtractor['extract']>[0]) =>
-        (await import('./extraction/extraction.service')).extractInvoiceFields(input),
-    };
+    // Documents are read in the document sandbox, loaded on first use: `start` does not pay for it.
+    const documents = documentSettings(config.documents);
+    await configureDocumentSandbox({
+      ...documents.sandbox,
+      log: (message, detail) => logger.warn(detail, message),
+    });
+    const extractor = new DocumentReader(database.db, documents.limits);
     const ingest = new IngestService(database.db, blobs, extractor, (ownerId) => preferences.get(ownerId));
     const fieldsRefresh = new FieldsRefreshService(database.db, blobs, extractor);
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
@@ -203,6 +206,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
         await queue.stop(config.shutdownGraceSeconds * 1000).catch((error) => {
           logger.warn({ err: error }, 'queue did not stop cleanly');
         });
+        await closeDocumentSandbox();
         await database.close();
       },
     };

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { documentSettings, loadConfig } from '../config';
 import { exitWithError, printJson } from './output';
 
 interface ExtractCommandOptions {
@@ -22,8 +23,12 @@ export function registerExtractCommand(program: Command): void {
     .option('--model-key <key>', 'API key for --model-url')
     .option('--vision', 'send page images to the model when there is no text layer')
     .action(async (file: string, options: ExtractCommandOptions) => {
-      // Loaded here so that other commands never load pdf.js, tesseract or canvas.
-      const { extractFile, publicFields, shutdownExtraction } = await import('../extraction/index');
+      const { extractFile, publicFields, shutdownExtraction, configureDocumentSandbox } = await import(
+        '../extraction/index'
+      );
+      // The file is read in the document sandbox, with the limits of the configuration (README).
+      const documents = documentSettings(loadConfig().documents);
+      await configureDocumentSandbox({ ...documents.sandbox, processes: 1 });
       const model =
         options.modelUrl && options.modelName
           ? {
@@ -35,12 +40,12 @@ export function registerExtractCommand(program: Command): void {
           : undefined;
       let result: Awaited<ReturnType<typeof extractFile>>;
       try {
-        result = await extractFile(file, { ocr: options.ocr, ...(model ? { model } : {}) });
+        result = await extractFile(file, { ocr: options.ocr, limits: documents.limits, ...(model ? { model } : {}) });
       } catch (error) {
         const code = (error as { code?: string }).code;
         exitWithError(new Error(code === 'ENOENT' ? `${file}: no such file` : `${file}: ${(error as Error).message}`));
       } finally {
-        // The OCR worker keeps the process alive; end it whatever happened.
+        // The sandbox's process keeps this one alive; end it whatever happened.
         await shutdownExtraction();
       }
       const first = result.errors[0];

@@ -15,12 +15,13 @@ function run(args: string[]) {
   const result = spawnSync(process.execPath, [bin, ...args], {
     env: { PATH: process.env.PATH ?? '' },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 110_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe('invoicebox scan', () => {
+// Each test starts the CLI, which reads documents in sandbox processes of its own: generous limits for busy machines.
+describe('invoicebox scan', { timeout: 120_000 }, () => {
   let dir: string;
   let mbox: string;
   beforeAll(async () => {

@@ -26,10 +26,19 @@ export function registerScanCommand(program: Command): void {
       let extractor = nullFieldExtractor;
       let closeExtraction = async () => {};
       if (options.extract) {
-        const { extractInvoiceFields } = await import('../extraction/extraction.service');
-        extractor = { extract: (input) => extractInvoiceFields(input) };
+        const { extractInvoiceFields } = await import('../extraction/index');
+        const { DocumentUnreadableError } = await import('../mail/field-extractor');
+        // Each file is read in the document sandbox; a file it cannot read is reported, and the scan goes on.
+        extractor = {
+          extract: async ({ bytes, filename, mimeType }) => {
+            const result = await extractInvoiceFields({ bytes, filename, ...(mimeType ? { mimeType } : {}) });
+            const problem = result.errors[0];
+            if (problem) throw new DocumentUnreadableError(problem.code, problem.message);
+            return result;
+          },
+        };
         closeExtraction = async () => {
-          // OCR workers keep the process alive; they exist only if an image or scanned PDF was read.
+          // The sandbox's processes keep this one alive until they are stopped.
           const { shutdownExtraction } = await import('../extraction/index');
           await shutdownExtraction();
         };

@@ -182,10 +182,19 @@ async function run(
     metaKind = 'text';
   } else if (kind === 'pdf') {
     const { openPdf, renderPdfPage, PdfReadError, readPdfTextIsolated } = await loadPdfModules();
+    // Flate bombs are refused here, natively and quickly, before pdf.js allocates or lexes what they inflate to.
+    const { checkInflatedSize, inflateBudgetFor } = await import('./pdf/pdf.precheck');
+    const inflated = await checkInflatedSize(bytes, inflateBudgetFor(limits.maxInflateBytes));
+    if (!inflated.ok) throw new ExtractionError('pdf_too_large', `The PDF is too large to read: ${inflated.message}`);
     // The text step runs in a worker thread with its own hard limit, so a PDF that makes pdf.js spin is stopped.
     let text: Awaited<ReturnType<typeof readPdfTextIsolated>>;
     try {
-      text = await readPdfTextIsolated(bytes, limits.maxPages, limits.timeoutMs);
+      text = await readPdfTextIsolated(bytes, {
+        maxPages: limits.maxPages,
+        timeoutMs: limits.timeoutMs,
+        maxImagePixels: limits.maxImagePixels,
+        inflateBudgetBytes: limits.maxInflateBytes,
+      });
     } catch (error) {
       if (error instanceof PdfReadError) throw new ExtractionError(error.code, error.message);
       throw new ExtractionError('pdf_invalid', `Could not read the PDF: ${(error as Error).message}`);
@@ -193,7 +202,10 @@ async function run(
     // The document is opened in this thread only when scanned pages must be rendered for OCR.
     let pdf: Awaited<ReturnType<typeof openPdf>> | null = null;
     const getPdf = async () => {
-      pdf ??= await openPdf(bytes);
+      pdf ??= await openPdf(bytes, {
+        maxImagePixels: limits.maxImagePixels,
+        inflateBudgetBytes: limits.maxInflateBytes,
+      });
       return pdf;
     };
     try {
@@ -246,9 +258,9 @@ async function run(
       await (pdf as { destroy(): Promise<void> } | null)?.destroy().catch(() => undefined);
     }
   } else if (kind === 'png' || kind === 'jpeg') {
-    const { imageSize, decodeImage } = await import('./ocr/image.loader');
-    const size = imageSize(bytes);
-    if (!size) throw new ExtractionError('image_invalid', 'The image header is unreadable');
+    const { inspectImage, decodeImage } = await import('./ocr/image.loader');
+    const size = inspectImage(bytes);
+    if (!size.ok) throw new ExtractionError('image_invalid', `The image cannot be read: ${size.reason}`);
     if (size.width * size.height > limits.maxImagePixels || size.width > 30_000 || size.height > 30_000) {
       throw new ExtractionError(
         'image_too_large',

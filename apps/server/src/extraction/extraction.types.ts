@@ -65,7 +65,10 @@ export interface ExtractionLimits {
   maxPages: number;
   /** Pages OCR'd at most (the first N and the last one). */
   maxOcrPages: number;
+  /** Pixels of one image (a file, or an image inside a PDF) decoded at most. */
   maxImagePixels: number;
+  /** Bytes inflated from all of a PDF's compressed streams together (flate bombs stop here). */
+  maxInflateBytes: number;
   maxXmlBytes: number;
   timeoutMs: number;
 }
@@ -75,6 +78,7 @@ export const DEFAULT_LIMITS: ExtractionLimits = {
   maxPages: 200,
   maxOcrPages: 4,
   maxImagePixels: 60_000_000,
+  maxInflateBytes: 256 * 1024 * 1024,
   maxXmlBytes: 20 * 1024 * 1024,
   timeoutMs: 60_000,
 };

@@ -1,11 +1,21 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_LIMITS, type ExtractionResult, type ExtractOptions } from './extraction.types';
+import { closeDocumentSandbox, extractInSandbox } from './extraction.sandbox';
+import type { SandboxExtractOptions } from './extraction.tasks';
+import { DEFAULT_LIMITS, type ExtractionResult } from './extraction.types';
 
+export {
+  closeDocumentSandbox,
+  configureDocumentSandbox,
+  DEFAULT_SANDBOX_SETTINGS,
+  type DocumentSandboxSettings,
+  documentSandboxPids,
+} from './extraction.sandbox';
 /**
  * Invoice field extraction: vendor, grand total, currency, invoice date and number from e-invoice XML, PDF (text
- * layer or OCR) and images. Heavy libraries (pdf.js, tesseract.js, canvas) load lazily on first use, so importing this
- * module costs nothing for `invoicebox start`.
+ * layer or OCR) and images. Every document is read in the document sandbox (extraction.sandbox.ts): child processes
+ * with memory and time limits, so that a document that crashes a native decoder or fills the memory costs that
+ * document only. Nothing heavy (pdf.js, tesseract.js, canvas) is ever loaded in the calling process.
  */
 export type {
   ExtractionIssue,
@@ -18,19 +28,16 @@ export type {
   ModelEndpointOptions,
 } from './extraction.types';
 
-let service: Promise<typeof import('./extraction.service')> | null = null;
-
+/** Reads one document's fields in the sandbox; a document's problems come back as `errors`, never as a throw. */
 export async function extractInvoiceFields(
   input: { bytes: Uint8Array; filename: string; mimeType?: string },
-  options?: ExtractOptions,
+  options?: SandboxExtractOptions,
 ): Promise<ExtractionResult> {
-  service ??= import('./extraction.service');
-  const { extractInvoiceFields: run } = await service;
-  return run(input, options);
+  return extractInSandbox(input, options);
 }
 
 /** Reads a file (refusing ones over the size limit before loading them) and extracts its fields. */
-export async function extractFile(filePath: string, options?: ExtractOptions): Promise<ExtractionResult> {
+export async function extractFile(filePath: string, options?: SandboxExtractOptions): Promise<ExtractionResult> {
   const maxBytes = options?.limits?.maxBytes ?? DEFAULT_LIMITS.maxBytes;
   const info = await stat(filePath);
   if (!info.isFile()) throw new Error(`${filePath} is not a file`);
@@ -52,17 +59,9 @@ export async function extractFile(filePath: string, options?: ExtractOptions): P
   return extractInvoiceFields({ bytes, filename: path.basename(filePath) }, options);
 }
 
-/** A tesseract worker to share across a batch (pass it as `options.ocrEngine`); terminate it at the end. */
-export async function createOcrEngine(languages?: string[]) {
-  const { createOcrEngine: create } = await import('./ocr/ocr.engine');
-  return create(languages);
-}
-
-/** Terminates the module-wide OCR worker (started on the first scan when no engine was passed) and the PDF worker. */
+/** Stops the sandbox's child processes, so that a command can end (they are started again on the next document). */
 export async function shutdownExtraction(): Promise<void> {
-  const { terminateSharedOcrEngine } = await import('./ocr/ocr.pipeline');
-  const { terminatePdfWorker } = await import('./pdf/pdf.isolate');
-  await Promise.all([terminateSharedOcrEngine(), terminatePdfWorker()]);
+  await closeDocumentSandbox();
 }
 
 /** The five public fields, exactly as `invoicebox extract --json` prints them. */

@@ -8,7 +8,7 @@ import type { FieldExtractor } from '../mail/field-extractor';
 import type { MailAttachment } from '../mail/mail-message';
 import { extractAttachmentFields } from '../mail/scan.service';
 import type { BlobStore } from './blob.store';
-import { searchTextOf } from './ingest.service';
+import { extractionErrorRecord, searchTextOf } from './ingest.service';
 
 const PAGE = 50;
 
@@ -95,7 +95,7 @@ export class FieldsRefreshService {
   }
 
   private async refreshOne(ownerId: string, row: RefreshRow, summary: FieldsRefreshSummary): Promise<void> {
-    const errors: Array<{ filename: string; error: string }> = [];
+    const errors: Array<{ filename: string; error: string; sha256?: string; code?: string }> = [];
     const attachments: MailAttachment[] = [];
     for (const file of row.files ?? []) {
       try {
@@ -121,10 +121,17 @@ export class FieldsRefreshService {
       return;
     }
     const fields = await extractAttachmentFields(row.id, attachments, {
-      extractor: this.extractor,
-      onExtractionError: (_origin, filename, error) =>
-        errors.push({ filename, error: error instanceof Error ? error.message : String(error) }),
+      extractor: { extract: (input) => this.extractor.extract({ ...input, ownerId }) },
+      onExtractionError: (_origin, filename, error, sha256) =>
+        errors.push(extractionErrorRecord(filename, sha256, error)),
     });
+    // What this reading found about each file replaces what an older one recorded on the attachments.
+    const readErrors = Object.fromEntries(errors.filter((e) => e.sha256).map((e) => [e.sha256 as string, e.error]));
+    await this.db.execute(sql`
+      update message_attachments a set read_error = ${JSON.stringify(readErrors)}::jsonb ->> a.sha256
+      from invoices i
+      where i.owner_id = ${ownerId} and i.id = ${row.id}::uuid and a.message_row_id = i.message_row_id
+        and a.qualifies`);
     const vendor = fields.vendor ?? (row.sender_name || senderDomain(row.sender_email));
     const currency = fields.currency ?? null;
     const amountMinor =

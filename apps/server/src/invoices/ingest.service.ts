@@ -11,7 +11,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { toEmailDerivedRecord } from '../mail/email-record';
-import { type FieldExtractor, nullFieldExtractor } from '../mail/field-extractor';
+import { DocumentUnreadableError, type FieldExtractor, nullFieldExtractor } from '../mail/field-extractor';
 import type { MailMessage, RawMail } from '../mail/mail-message';
 import { parseMailMessage } from '../mail/mail-message.parser';
 import { type ScanInvoice, scanMessage } from '../mail/scan.service';
@@ -305,14 +305,17 @@ export class IngestService {
     if (document !== undefined) extracted.add(document);
     const files = new Map(message.attachments.map((a) => [a.sha256, a.content]));
     await Promise.all([...files].map(([sha256, content]) => this.blobs.put(sha256, content)));
-    const extractionErrors: Array<{ filename: string; error: string }> = [];
+    const extractionErrors: ExtractionErrorRecord[] = [];
     const found = await scanMessage(message, {
-      extractor: readFields ? this.oneAtATime : nullFieldExtractor,
+      extractor: readFields
+        ? { extract: (input) => this.oneAtATime.extract({ ...input, ownerId }) }
+        : nullFieldExtractor,
       attachmentsRequired: options.attachmentsRequired ?? true,
-      // A failed extraction is recorded on the invoice, never fatal.
-      onExtractionError: (_origin, filename, error) =>
-        extractionErrors.push({ filename, error: error instanceof Error ? error.message : String(error) }),
+      // A failed extraction is recorded on the invoice and on the attachment, never fatal.
+      onExtractionError: (_origin, filename, error, sha256) =>
+        extractionErrors.push(extractionErrorRecord(filename, sha256, error)),
     });
+    const readErrors = new Map(extractionErrors.map((e) => [e.sha256, e.error]));
     const qualifying = new Set(qualifyingAttachments(message.attachments).map((a) => a.sha256));
     return {
       message: {
@@ -334,6 +337,7 @@ export class IngestService {
         size: a.size,
         contentType: a.contentType,
         qualifies: qualifying.has(a.sha256),
+        readError: readErrors.get(a.sha256) ?? null,
       })),
       invoice: found ? invoiceRow(ownerId, accountId, message, found, qualifying.size > 0, extractionErrors) : null,
     };
@@ -346,7 +350,7 @@ function invoiceRow(
   message: MailMessage,
   found: ScanInvoice,
   hasAttachments: boolean,
-  extractionErrors: Array<{ filename: string; error: string }>,
+  extractionErrors: ExtractionErrorRecord[],
 ): Omit<typeof invoices.$inferInsert, 'messageRowId'> {
   const currency = found.currency ?? null;
   const amountMinor = found.amount !== null && currency ? decimalToMinorUnits(String(found.amount), currency) : null;
@@ -387,6 +391,24 @@ function invoiceRow(
         invoice_number: found.invoice_number,
       },
     },
+  };
+}
+
+/** Why one file of an invoice could not be read, as stored in `invoices.extraction.errors`. */
+export interface ExtractionErrorRecord {
+  filename: string;
+  sha256: string;
+  /** Stable code when the reader gave one (`pdf_encrypted`, `document_out_of_memory`...). */
+  code: string;
+  error: string;
+}
+
+export function extractionErrorRecord(filename: string, sha256: string, error: unknown): ExtractionErrorRecord {
+  return {
+    filename,
+    sha256,
+    code: error instanceof DocumentUnreadableError ? error.code : 'extraction_failed',
+    error: error instanceof Error ? error.message : String(error),
   };
 }
 

@@ -47,6 +47,7 @@ interface AttachmentRow {
   filename: string;
   size: number;
   content_type: string;
+  read_error: string | null;
 }
 
 /** A uuid[] parameter (ids come from the database or are validated uuids; the cast rejects anything else). */
@@ -137,7 +138,7 @@ export class InvoicesService {
     if (messageRowIds.length === 0) return byMessage;
     const rows = (
       await this.db.execute(sql`
-        select message_row_id, position, sha256, filename, size, content_type from message_attachments
+        select message_row_id, position, sha256, filename, size, content_type, read_error from message_attachments
         where message_row_id = any(${uuidArray(messageRowIds)}) and qualifies
         order by message_row_id, position`)
     ).rows as unknown as AttachmentRow[];
@@ -381,6 +382,7 @@ export class InvoicesService {
           filename: a.filename,
           size: Number(a.size),
           mimeType: a.content_type,
+          read_error: a.read_error ?? null,
           ...(budget.take(Number(a.size)) ? await this.inlineData(a.sha256) : {}),
         })),
       ),

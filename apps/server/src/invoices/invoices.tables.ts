@@ -57,6 +57,8 @@ export const messageAttachments = pgTable(
     size: bigint('size', { mode: 'number' }).notNull(),
     contentType: text('content_type').notNull(),
     qualifies: boolean('qualifies').notNull(),
+    /** Why the file could not be read (a damaged PDF, a document that crashed or exhausted its reader); null if read. */
+    readError: text('read_error'),
   },
   (t) => [primaryKey({ columns: [t.messageRowId, t.position] }), index('message_attachments_sha_idx').on(t.sha256)],
 );
@@ -118,6 +120,26 @@ export const invoices = pgTable(
     index('invoices_account_ids_idx').using('gin', t.accountIds),
     index('invoices_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
+);
+
+/**
+ * Documents whose reading ended their sandbox process (a crash, out of memory, out of time), by content hash per
+ * person: later syncs and retries of a job do not feed them to a reader again while the extraction rules are those
+ * that failed on them. A newer rules version tries once more.
+ */
+export const documentReadFailures = pgTable(
+  'document_read_failures',
+  {
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sha256: text('sha256').notNull(),
+    code: text('code').notNull(),
+    message: text('message').notNull(),
+    rulesVersion: bigint('rules_version', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.sha256] })],
 );
 
 /** Which accounts an invoice was seen through (the `user_ids` filter). */

@@ -34,7 +34,7 @@ export interface ScanOptions {
   /** Told about each message that could not be read; the scan goes on. */
   onUnreadable?: (error: MailReadError) => void;
   /** Told when the extractor throws on an attachment; the scan goes on with the next one. */
-  onExtractionError?: (origin: string, filename: string, error: unknown) => void;
+  onExtractionError?: (origin: string, filename: string, error: unknown, sha256: string) => void;
 }
 
 /** Extraction tries PDFs first, then e-invoice XML, then images, then the rest, each group in mail order. */
@@ -78,9 +78,10 @@ export async function extractAttachmentFields(
         bytes: attachment.content,
         filename: attachment.filename,
         mimeType: attachment.contentType,
+        sha256: attachment.sha256,
       });
     } catch (error) {
-      options.onExtractionError?.(origin, attachment.filename, error);
+      options.onExtractionError?.(origin, attachment.filename, error, attachment.sha256);
       continue;
     }
     if (!found) continue;

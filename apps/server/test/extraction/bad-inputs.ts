@@ -1,3 +1,5 @@
+import zlib from 'node:zlib';
+
 /**
  * Hand-made hostile or broken files for the bad-input tests (built in memory; nothing binary is committed).
  */
@@ -88,4 +90,75 @@ export function slowTextPdf(repeats = 400_000): Uint8Array {
 /** Helvetica text whose words are kerned apart by TJ offsets: 0.13 em inside "Lieferant", 0.3 em between words. */
 export function kernedTextPdf(): Uint8Array {
   return helveticaPdf('BT /F1 10 Tf 50 700 Td [(Liefer) -130 (ant) -300 (GmbH)] TJ ET');
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A complete RGB PNG of `width` × `height` white pixels (small on disk, large once decoded). */
+export function whitePng(width: number, height: number): Uint8Array {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.alloc(1 + width * 3, 0xff);
+  row[0] = 0;
+  const deflate = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      pngChunk('IHDR', header),
+      pngChunk('IDAT', deflate),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
+}
+
+/** A PNG of 0 × 0 pixels: decoding it crashed the process natively (segmentation fault). */
+export function zeroSizePng(): Uint8Array {
+  const png = Buffer.from(whitePng(1, 1));
+  png.writeUInt32BE(0, 16);
+  png.writeUInt32BE(0, 20);
+  return new Uint8Array(png);
+}
+
+/** A progressive JPEG frame header followed by `scans` scans: far more than any encoder writes. */
+export function manyScanJpeg(scans = 5000): Uint8Array {
+  const segment = (marker: number, body: number[]) => [
+    0xff,
+    marker,
+    (body.length + 2) >> 8,
+    (body.length + 2) & 0xff,
+    ...body,
+  ];
+  const parts = [
+    0xff,
+    0xd8,
+    ...segment(0xc2, [8, 0, 8, 0, 8, 1, 1, 0x11, 0]), // SOF2: 8 × 8, one component
+    ...segment(0xc4, [0x00, 1, ...new Array(15).fill(0), 0]), // a DC Huffman table with one code
+  ];
+  for (let i = 0; i < scans; i++) parts.push(...segment(0xda, [1, 1, 0x00, 0, 0, 0]), 0x00);
+  parts.push(0xff, 0xd9);
+  return new Uint8Array(parts);
+}
+
+/** One page whose content stream is `megabytes` MB of zeros compressed with Flate (a "flate bomb"). */
+export function flateBombPdf(megabytes: number): Uint8Array {
+  const stream = zlib.deflateSync(Buffer.alloc(megabytes * 1024 * 1024, 0x30), { level: 9 });
+  const head = Buffer.from(
+    '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n' +
+      '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>\nendobj\n' +
+      `4 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`,
+    'latin1',
+  );
+  // No cross-reference table: pdf.js rebuilds it by scanning, as for many damaged real files.
+  return new Uint8Array(
+    Buffer.concat([head, stream, Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n')]),
+  );
 }

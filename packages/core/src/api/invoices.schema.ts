@@ -9,6 +9,8 @@ export const InvoiceAttachmentSchema = z.object({
   filename: z.string(),
   size: z.number().int(),
   mimeType: z.string(),
+  /** Why the file could not be read ("document could not be read: out of memory at 1024 MB"); null when it was. */
+  read_error: z.string().nullable().optional(),
   data: z
     .string()
     .optional()

@@ -13,34 +13,94 @@ export function sniffImage(bytes: Uint8Array): ImageKind | null {
   return null;
 }
 
-/** Width and height from the PNG IHDR or the first JPEG SOFn marker; null when the header is unreadable. */
-export function imageSize(bytes: Uint8Array): { width: number; height: number } | null {
+/** Scans a progressive JPEG may have: encoders write about ten; thousands make decoders crawl or crash. */
+export const MAX_JPEG_SCANS = 100;
+
+export type ImageHeader =
+  | { ok: true; kind: ImageKind; width: number; height: number }
+  | { ok: false; reason: string; width?: number; height?: number };
+
+const PNG_DEPTHS: Record<number, number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
+
+/**
+ * Checks an image's structure from its bytes before any decoder sees it: native decoders have crashed the process on
+ * a PNG of zero width or height and on a progressive JPEG with very many scans. The rest (what a well-formed header
+ * can still hide) is the document sandbox's job.
+ */
+export function inspectImage(bytes: Uint8Array): ImageHeader {
   const kind = sniffImage(bytes);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (kind === 'png') {
-    if (bytes.length < 24) return null;
-    return { width: view.getUint32(16), height: view.getUint32(20) };
+    if (bytes.length < 33 || view.getUint32(8) !== 13 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') {
+      return { ok: false, reason: 'the PNG header is unreadable' };
+    }
+    const width = view.getUint32(16);
+    const height = view.getUint32(20);
+    const [depth, color, compression, filter, interlace] = [24, 25, 26, 27, 28].map((i) => bytes[i]!);
+    if (width === 0 || height === 0)
+      return { ok: false, reason: `the PNG is ${width} × ${height} pixels`, width, height };
+    if (width > 0x7fffffff || height > 0x7fffffff) return { ok: false, reason: 'the PNG size is out of range' };
+    if (!PNG_DEPTHS[color!]?.includes(depth!) || compression !== 0 || filter !== 0 || interlace! > 1) {
+      return { ok: false, reason: 'the PNG header is invalid', width, height };
+    }
+    return { ok: true, kind, width, height };
   }
-  if (kind === 'jpeg') {
-    let i = 2;
-    while (i + 9 < bytes.length) {
-      if (bytes[i] !== 0xff) {
+  if (kind === 'jpeg') return inspectJpeg(bytes, view);
+  return { ok: false, reason: 'not a PNG or JPEG image' };
+}
+
+function inspectJpeg(bytes: Uint8Array, view: DataView): ImageHeader {
+  let width: number | undefined;
+  let height: number | undefined;
+  let frames = 0;
+  let scans = 0;
+  let i = 2;
+  while (i + 3 < bytes.length) {
+    if (bytes[i] !== 0xff) return { ok: false, reason: 'the JPEG structure is broken', width, height };
+    const marker = bytes[i + 1]!;
+    if (marker === 0xff) {
+      i += 1; // fill byte
+      continue;
+    }
+    if (marker === 0xd9) break; // end of image
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2;
+      continue;
+    }
+    const length = view.getUint16(i + 2);
+    if (length < 2) return { ok: false, reason: 'the JPEG structure is broken', width, height };
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      if (i + 9 > bytes.length) break;
+      frames += 1;
+      height = view.getUint16(i + 5);
+      width = view.getUint16(i + 7);
+    }
+    i += 2 + length;
+    if (marker === 0xda) {
+      scans += 1;
+      if (scans > MAX_JPEG_SCANS) {
+        return { ok: false, reason: `the JPEG has more than ${MAX_JPEG_SCANS} scans`, width, height };
+      }
+      // Entropy-coded data runs to the next marker that is neither a stuffed 0xFF00 nor a restart marker.
+      while (
+        i + 1 < bytes.length &&
+        !(bytes[i] === 0xff && bytes[i + 1] !== 0 && !(bytes[i + 1]! >= 0xd0 && bytes[i + 1]! <= 0xd7))
+      )
         i++;
-        continue;
-      }
-      const marker = bytes[i + 1]!;
-      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-        i += 2;
-        continue;
-      }
-      const len = view.getUint16(i + 2);
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { height: view.getUint16(i + 5), width: view.getUint16(i + 7) };
-      }
-      i += 2 + len;
     }
   }
-  return null;
+  if (width === undefined || height === undefined) return { ok: false, reason: 'the JPEG has no frame header' };
+  if (frames > 1) return { ok: false, reason: 'the JPEG has several frame headers', width, height };
+  if (width === 0 || height === 0)
+    return { ok: false, reason: `the JPEG is ${width} × ${height} pixels`, width, height };
+  if (scans === 0) return { ok: false, reason: 'the JPEG has no image data', width, height };
+  return { ok: true, kind: 'jpeg', width, height };
 }
 
 type Canvas = import('@napi-rs/canvas').Canvas;

@@ -31,22 +31,34 @@ export interface OcrEngine {
   terminate(): Promise<void>;
 }
 
-function langPathFor(langs: readonly string[]): string {
+/** The one folder tesseract.js reads every <lang>.traineddata.gz from (per user, under the temp folder). */
+export function ocrDataDir(): string {
+  return path.join(os.tmpdir(), `invoicebox-tessdata-${process.getuid?.() ?? 'u'}`);
+}
+
+/**
+ * Copies the language models from their npm packages into ocrDataDir() where missing. The document sandbox's
+ * children may not write anything, so the server calls this before it starts them; elsewhere it runs on first use.
+ */
+export function prepareOcrData(langs: readonly string[] = OCR_LANGS): string {
   const require = createRequire(import.meta.url);
-  const dir = path.join(os.tmpdir(), `invoicebox-tessdata-${process.getuid?.() ?? 'u'}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = ocrDataDir();
+  const ready = (target: string, source: string) =>
+    existsSync(target) && statSync(target).size === statSync(source).size;
   for (const lang of langs) {
     const target = path.join(dir, `${lang}.traineddata.gz`);
     const pkgDir = path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
     const source = path.join(pkgDir, '4.0.0_best_int', `${lang}.traineddata.gz`);
-    if (!existsSync(target) || statSync(target).size !== statSync(source).size) copyFileSync(source, target);
+    if (ready(target, source)) continue;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    copyFileSync(source, target);
   }
   return dir;
 }
 
 export async function createOcrEngine(langs: readonly string[] = ['eng']): Promise<OcrEngine> {
   const { createWorker, OEM, PSM } = await import('tesseract.js');
-  const langPath = langPathFor(langs);
+  const langPath = prepareOcrData(langs);
   const worker = await createWorker(langs[0] ?? 'eng', OEM.LSTM_ONLY, {
     langPath,
     cacheMethod: 'none',

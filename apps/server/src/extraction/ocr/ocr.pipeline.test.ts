@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateInvoice } from '../../../eval/invoice.generator';
 import { renderScan } from '../../../eval/invoice.renderers';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
-import { imageSize } from './image.loader';
+import { inspectImage } from './image.loader';
 import { DEFAULT_OCR_LANGS, pageLanguages } from './ocr.pipeline';
 
 describe('languages of the full reading, from the English probe', () => {
@@ -41,7 +41,7 @@ describe('OCR of a scanned invoice', () => {
       format: 'jpeg',
       seed,
     });
-    expect(imageSize(jpeg)).toEqual({ width: 1654, height: 2339 });
+    expect(inspectImage(jpeg)).toEqual({ ok: true, kind: 'jpeg', width: 1654, height: 2339 });
     const r = await extractInvoiceFields({ bytes: jpeg, filename: 'scan.jpg' });
     expect(r.errors).toEqual([]);
     expect(r.meta.kind).toBe('ocr');

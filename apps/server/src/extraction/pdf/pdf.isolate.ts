@@ -31,10 +31,21 @@ let mod = null;
 // stream, a bad checksum) it throws, and pdf.js takes its own, more lenient, path as before.
 const zlib = require('node:zlib');
 const INFLATE = {
-  deflate: (b) => zlib.inflateSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
-  'deflate-raw': (b) => zlib.inflateRawSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
-  gzip: (b) => zlib.gunzipSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH }),
-  brotli: (b) => zlib.brotliDecompressSync(b),
+  deflate: (b, max) => zlib.inflateSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: max }),
+  'deflate-raw': (b, max) => zlib.inflateRawSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: max }),
+  gzip: (b, max) => zlib.gunzipSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: max }),
+  brotli: (b, max) => zlib.brotliDecompressSync(b, { maxOutputLength: max }),
+};
+// The inflation budget of the document being read: every stream pdf.js inflates (natively here, or in its own
+// JavaScript decoders, patched below) counts against it. Past it, nothing more is inflated and the document is
+// refused as too large, before a flate bomb (a few KB that inflate to gigabytes) can fill the memory.
+const budget = { limit: Infinity, used: 0, exceeded: false };
+globalThis.__invoiceboxInflate = (bytes) => {
+  budget.used += bytes;
+  if (budget.exceeded || budget.used > budget.limit) {
+    budget.exceeded = true;
+    throw new Error('inflation budget exceeded');
+  }
 };
 class NativeDecompressionStream {
   constructor(format) {
@@ -43,7 +54,19 @@ class NativeDecompressionStream {
     let input = null;
     const done = Promise.resolve();
     this.writable = { getWriter: () => ({ ready: done, write: (chunk) => { input = chunk; return done; }, close: () => done }) };
-    this.readable = { async *[Symbol.asyncIterator]() { const out = inflate(input); yield new Uint8Array(out.buffer, out.byteOffset, out.byteLength); } };
+    this.readable = { async *[Symbol.asyncIterator]() {
+      if (budget.exceeded) throw new Error('inflation budget exceeded');
+      // zlib stops at the remaining budget (and throws) instead of allocating whatever the stream asks for.
+      let out;
+      try {
+        out = inflate(input, Math.max(1, budget.limit - budget.used + 1));
+      } catch (e) {
+        if (e && e.code === 'ERR_BUFFER_TOO_LARGE') budget.exceeded = true;
+        throw e;
+      }
+      globalThis.__invoiceboxInflate(out.byteLength);
+      yield new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+    } };
   }
 }
 async function loadUnpdf() {
@@ -60,8 +83,12 @@ async function loadUnpdf() {
     // Word spacing: pdf.js turns any advance over 0.102 em into a space; kerned fonts then read "Liefer ant".
     patch(/([\\w$]+)=\\.102,([\\w$]+)=\\.03,([\\w$]+)=-\\.2,([\\w$]+)=\\.102,/g,
       '$1=' + workerData.spaceFactor + ',$2=.03,$3=-.2,$4=' + workerData.spaceFactor + ',');
+    // pdf.js's own decoders (Flate, LZW, RunLength, ASCII85...) grow their output through DecodeStream.ensureBuffer:
+    // count that growth against the budget too, so the JavaScript fallback cannot inflate a bomb either.
+    patch(/ensureBuffer\\(([\\w$]+)\\)\\{const ([\\w$]+)=this\\.buffer;if\\(\\1<=\\2\\.byteLength\\)return \\2;/g,
+      'ensureBuffer($1){const $2=this.buffer;if($1<=$2.byteLength)return $2;globalThis.__invoiceboxInflate($1-$2.byteLength);');
+    globalThis.DecompressionStream = NativeDecompressionStream;
     if (workerData.textOnly) {
-      globalThis.DecompressionStream = NativeDecompressionStream;
       // Only for fonts whose text mapping can no longer change: a TrueType font with a ToUnicode map or an
       // /Encoding (else the repair may amend toUnicode for symbolic fonts), a Type 1 / CFF font with a ToUnicode map
       // (else the conversion amends toUnicode from the built-in encoding); only where the property it tests exists.
@@ -81,15 +108,21 @@ async function loadUnpdf() {
 }
 parentPort.on('message', async (job) => {
   let pdf = null;
+  budget.limit = job.inflateBudget;
+  budget.used = 0;
+  budget.exceeded = false;
+  const tooLarge = () => ({ id: job.id, error: { code: 'pdf_too_large',
+    message: 'The PDF is too large to read: its streams inflate to more than ' + Math.round(budget.limit / 1048576) + ' MB' } });
   try {
     mod ??= await loadUnpdf();
     const getDocumentProxy = mod.getDocumentProxy;
     try {
       pdf = await getDocumentProxy(job.bytes, {
         isEvalSupported: false, verbosity: 0, enableXfa: false, disableFontFace: true,
-        useSystemFonts: false, stopAtErrors: false,
+        useSystemFonts: false, stopAtErrors: false, maxImageSize: job.maxImagePixels,
       });
     } catch (e) {
+      if (budget.exceeded) { parentPort.postMessage(tooLarge()); return; }
       const code = e && e.name === 'PasswordException' ? 'pdf_encrypted' : 'pdf_invalid';
       const message = code === 'pdf_encrypted' ? 'The PDF is password-protected' : 'Not a readable PDF: ' + (e && e.message || e);
       parentPort.postMessage({ id: job.id, error: { code, message } });
@@ -130,8 +163,10 @@ parentPort.on('message', async (job) => {
       charsPerPage.push(chars);
       page.cleanup();
     }
+    if (budget.exceeded) { parentPort.postMessage(tooLarge()); return; }
     parentPort.postMessage({ id: job.id, value: { pages: pdf.numPages, words, pageHeights, attachments, charsPerPage } });
   } catch (e) {
+    if (budget.exceeded) { parentPort.postMessage(tooLarge()); return; }
     parentPort.postMessage({ id: job.id, error: { code: 'pdf_invalid', message: 'Could not read the PDF: ' + (e && e.message || e) } });
   } finally {
     if (pdf) await pdf.destroy().catch(() => {});
@@ -214,16 +249,24 @@ export async function terminatePdfWorker(): Promise<void> {
  */
 export function readPdfTextIsolated(
   bytes: Uint8Array,
-  maxPages: number,
-  timeoutMs: number,
+  limits: PdfTextLimits,
   workerSource: string = WORKER_SOURCE,
 ): Promise<PdfText> {
-  const job = queue.then(() => runJob(bytes, maxPages, timeoutMs, workerSource));
+  const job = queue.then(() => runJob(bytes, limits, workerSource));
   queue = job.catch(() => undefined);
   return job;
 }
 
-function runJob(bytes: Uint8Array, maxPages: number, timeoutMs: number, source: string): Promise<PdfText> {
+/** What one read may cost: pages, time, pixels of one image, bytes inflated from the document's streams in all. */
+export interface PdfTextLimits {
+  maxPages: number;
+  timeoutMs: number;
+  maxImagePixels: number;
+  inflateBudgetBytes: number;
+}
+
+function runJob(bytes: Uint8Array, limits: PdfTextLimits, source: string): Promise<PdfText> {
+  const { maxPages, timeoutMs, maxImagePixels, inflateBudgetBytes } = limits;
   const w = getWorker(source);
   const id = ++seq;
   // Transfer a copy: the caller keeps its buffer.
@@ -244,6 +287,11 @@ function runJob(bytes: Uint8Array, maxPages: number, timeoutMs: number, source: 
         else reject(new PdfReadError('pdf_invalid', 'The PDF reader gave no answer'));
       },
     });
-    w.postMessage({ id, bytes: copy, maxPages }, [copy.buffer]);
+    w.postMessage({ id, bytes: copy, maxPages, maxImagePixels, inflateBudget: inflateBudgetBytes }, [copy.buffer]);
   });
+}
+
+/** Limits for a read with the default image and inflation budgets (tests and tools). */
+export function pdfLimits(maxPages: number, timeoutMs: number): PdfTextLimits {
+  return { maxPages, timeoutMs, maxImagePixels: 60_000_000, inflateBudgetBytes: 256 * 1024 * 1024 };
 }

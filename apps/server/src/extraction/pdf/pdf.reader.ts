@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Word } from '../extraction.types';
 
 /**
@@ -9,7 +10,7 @@ type PdfDoc = Awaited<ReturnType<typeof import('unpdf')['getDocumentProxy']>>;
 
 export class PdfReadError extends Error {
   constructor(
-    readonly code: 'pdf_encrypted' | 'pdf_invalid' | 'pdf_too_many_pages' | 'pdf_timeout',
+    readonly code: 'pdf_encrypted' | 'pdf_invalid' | 'pdf_too_many_pages' | 'pdf_timeout' | 'pdf_too_large',
     message: string,
   ) {
     super(message);
@@ -32,11 +33,64 @@ function loadUnpdf() {
   return unpdfModule;
 }
 
-export async function openPdf(bytes: Uint8Array): Promise<PdfDoc> {
+/**
+ * Rendering inflates image streams through the web DecompressionStream, which knows no limit: a stream of a few KB
+ * may inflate to gigabytes. Here it is replaced by one that inflates with node:zlib up to what is left of the
+ * document's budget and fails past it (pdf.js then draws the page without that image). It is installed in the
+ * process that renders, which is a document-sandbox child in the server.
+ */
+const renderBudget = { left: Number.POSITIVE_INFINITY };
+function installBoundedDecompression(): void {
+  if ((globalThis as { __invoiceboxBounded?: boolean }).__invoiceboxBounded) return;
+  (globalThis as { __invoiceboxBounded?: boolean }).__invoiceboxBounded = true;
+  const zlib = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
+  const inflaters: Record<string, (b: Uint8Array, max: number) => Buffer> = {
+    deflate: (b, max) => zlib.inflateSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: max }),
+    'deflate-raw': (b, max) =>
+      zlib.inflateRawSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: max }),
+    gzip: (b, max) => zlib.gunzipSync(b, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: max }),
+  };
+  class BoundedDecompressionStream {
+    readonly writable: unknown;
+    readonly readable: unknown;
+    constructor(format: string) {
+      const inflate = inflaters[format];
+      if (!inflate) throw new TypeError(`Unsupported compression format: ${format}`);
+      let input: Uint8Array = new Uint8Array(0);
+      const done = Promise.resolve();
+      this.writable = {
+        getWriter: () => ({
+          ready: done,
+          write: (chunk: Uint8Array) => {
+            input = chunk;
+            return done;
+          },
+          close: () => done,
+        }),
+      };
+      this.readable = {
+        async *[Symbol.asyncIterator]() {
+          const out = inflate(input, Math.max(1, Math.min(renderBudget.left, 2 ** 31 - 1)));
+          renderBudget.left -= out.byteLength;
+          yield new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+        },
+      };
+    }
+  }
+  (globalThis as { DecompressionStream?: unknown }).DecompressionStream = BoundedDecompressionStream;
+}
+
+export async function openPdf(
+  bytes: Uint8Array,
+  limits: { maxImagePixels: number; inflateBudgetBytes: number },
+): Promise<PdfDoc> {
   const { getDocumentProxy } = await loadUnpdf();
+  installBoundedDecompression();
+  renderBudget.left = limits.inflateBudgetBytes;
   try {
     // pdf.js takes ownership of the buffer: give it a copy so callers keep theirs.
     return await getDocumentProxy(new Uint8Array(bytes), {
+      maxImageSize: limits.maxImagePixels,
       isEvalSupported: false,
       verbosity: 0,
       enableXfa: false,

@@ -39,6 +39,18 @@ describe('InvoiceCard', () => {
     expect(screen.getByText('Ready to Process')).toBeInTheDocument();
     expect(screen.getByText('Monthly')).toBeInTheDocument();
     expect(screen.getByText('2.0 KB')).toBeInTheDocument();
+    expect(screen.queryByText(/Could not be read/)).not.toBeInTheDocument();
+  });
+
+  it('says under a file why it could not be read', () => {
+    const attachment = {
+      ...INVOICE.attachments[0]!,
+      read_error: 'document could not be read: out of memory at 1024 MB',
+    };
+    render(<InvoiceCard invoice={{ ...INVOICE, attachments: [attachment] }} />);
+    expect(
+      screen.getByText('Could not be read: document could not be read: out of memory at 1024 MB'),
+    ).toBeInTheDocument();
   });
 
   it('opens the drive link the server gives in the window it opened at the click', async () => {

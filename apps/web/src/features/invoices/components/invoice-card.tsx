@@ -103,10 +103,13 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
         {invoice.attachments.length > 0 ? (
           <ul className="space-y-1 text-sm text-slate-600">
             {invoice.attachments.map((a) => (
-              <li key={a.id} className="flex items-center gap-2">
-                <Paperclip className="h-3.5 w-3.5 text-slate-400" aria-hidden="true" />
-                <span className="truncate">{a.filename}</span>
-                <span className="text-slate-400">{formatFileSize(a.size)}</span>
+              <li key={a.id}>
+                <div className="flex items-center gap-2">
+                  <Paperclip className="h-3.5 w-3.5 text-slate-400" aria-hidden="true" />
+                  <span className="truncate">{a.filename}</span>
+                  <span className="text-slate-400">{formatFileSize(a.size)}</span>
+                </div>
+                {a.read_error ? <p className="pl-5 text-xs text-red-700">Could not be read: {a.read_error}</p> : null}
               </li>
             ))}
           </ul>

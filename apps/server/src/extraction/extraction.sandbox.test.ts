@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../eval/eval.dataset';
+import { flateBombPdf, manyScanJpeg, whitePng, zeroSizePng } from '../../test/extraction/bad-inputs';
+import { extractInvoiceFields as extractInProcess } from './extraction.service';
+import {
+  closeDocumentSandbox,
+  configureDocumentSandbox,
+  DEFAULT_SANDBOX_SETTINGS,
+  documentSandboxPids,
+  extractInvoiceFields,
+  publicFields,
+} from './index';
+
+const realPdf = path.join(repoRoot(), '..', 'shared', 'datasets', 'invoices-pdf', 'AmazonWebServices.pdf');
+
+afterAll(async () => {
+  await configureDocumentSandbox(DEFAULT_SANDBOX_SETTINGS);
+});
+
+describe('extraction in the document sandbox', () => {
+  it('reads a document in a child process with the same answer as in this process', async () => {
+    const bytes = new Uint8Array(readFileSync(realPdf));
+    const sandboxed = await extractInvoiceFields({ bytes, filename: 'aws.pdf' });
+    expect(documentSandboxPids()).toHaveLength(1);
+    expect(documentSandboxPids()).not.toContain(process.pid);
+    expect(sandboxed.errors).toEqual([]);
+    expect(publicFields(sandboxed)).toEqual(publicFields(await extractInProcess({ bytes, filename: 'aws.pdf' })));
+  });
+
+  it('refuses the images that crashed the process, from their headers, before any decoder sees them', async () => {
+    const zero = await extractInvoiceFields({ bytes: zeroSizePng(), filename: 'zero.png' });
+    expect(zero.errors).toEqual([
+      { code: 'image_invalid', message: 'The image cannot be read: the PNG is 0 × 0 pixels' },
+    ]);
+    const scans = await extractInvoiceFields({ bytes: manyScanJpeg(), filename: 'scans.jpg' });
+    expect(scans.errors).toEqual([
+      { code: 'image_invalid', message: 'The image cannot be read: the JPEG has more than 100 scans' },
+    ]);
+  });
+
+  it('refuses a flate bomb by what its streams inflate to, without the child growing', async () => {
+    await configureDocumentSandbox({ memoryMb: 400 });
+    const bomb = flateBombPdf(100);
+    const r = await extractInvoiceFields({ bytes: bomb, filename: 'bomb.pdf' });
+    expect(r.errors).toEqual([
+      { code: 'pdf_too_large', message: 'The PDF is too large to read: its page content inflates to more than 64 MB' },
+    ]);
+    // A smaller budget stops it sooner, whatever kind of stream it is.
+    const strict = await extractInvoiceFields(
+      { bytes: bomb, filename: 'bomb.pdf' },
+      { limits: { maxInflateBytes: 8 * 1024 * 1024 } },
+    );
+    expect(strict.errors).toEqual([
+      { code: 'pdf_too_large', message: 'The PDF is too large to read: its page content inflates to more than 2 MB' },
+    ]);
+  }, 120_000);
+
+  it('turns a document that exhausts its child into an error of that document, and goes on with the next', async () => {
+    // 7000 × 7000 pixels pass the pixel limit but need far more than 200 MB to decode and scale for OCR.
+    await configureDocumentSandbox({ memoryMb: 200, processes: 1 });
+    const big = await extractInvoiceFields({ bytes: whitePng(7000, 7000), filename: 'big.png' });
+    expect(big.errors).toEqual([
+      { code: 'document_out_of_memory', message: 'document could not be read: out of memory at 200 MB' },
+    ]);
+    const next = await extractInvoiceFields({ bytes: new Uint8Array(readFileSync(realPdf)), filename: 'aws.pdf' });
+    expect(next.errors).toEqual([]);
+    expect(next.vendor).toBe('Amazon Web Services, Inc.');
+  }, 120_000);
+
+  it('stops its children when asked', async () => {
+    await extractInvoiceFields({ bytes: zeroSizePng(), filename: 'zero.png' });
+    const pids = documentSandboxPids();
+    expect(pids.length).toBeGreaterThan(0);
+    await closeDocumentSandbox();
+    expect(documentSandboxPids()).toEqual([]);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});

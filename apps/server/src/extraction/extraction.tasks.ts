@@ -1,0 +1,21 @@
+import type { ExtractionResult, ExtractOptions } from './extraction.types';
+
+/** What the parent sends for one document: its bytes and the options that can cross a process boundary. */
+export interface ExtractTaskInput {
+  bytes: Uint8Array;
+  filename: string;
+  mimeType?: string;
+  options: SandboxExtractOptions;
+}
+
+/** ExtractOptions without the in-process OCR engine (a live object cannot be sent to another process). */
+export type SandboxExtractOptions = Omit<ExtractOptions, 'ocrEngine'>;
+
+/** The tasks of the document sandbox's children, by name. Heavy modules load on the first task that needs them. */
+export const extractionTasks = {
+  async extract(input: ExtractTaskInput): Promise<ExtractionResult> {
+    const { extractInvoiceFields } = await import('./extraction.service');
+    const { bytes, filename, mimeType } = input;
+    return extractInvoiceFields({ bytes, filename, ...(mimeType ? { mimeType } : {}) }, input.options);
+  },
+};
