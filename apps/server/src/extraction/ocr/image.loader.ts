@@ -193,6 +193,25 @@ export async function looksSideways(src: Canvas): Promise<boolean> {
   return roughness(cols) > 1.5 * roughness(rows);
 }
 
+/** True when a page image has (almost) no ink: an empty page, or one whose only image was too large to draw. */
+export async function looksBlank(src: Canvas): Promise<boolean> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const scale = 400 / Math.max(src.width, src.height, 1);
+  const w = Math.max(1, Math.round(src.width * scale));
+  const h = Math.max(1, Math.round(src.height * scale));
+  const c = createCanvas(w, h);
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, w, h);
+  ctx.drawImage(src, 0, 0, w, h);
+  const d = ctx.getImageData(0, 0, w, h).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (255 - (d[i]! * 77 + d[i + 1]! * 150 + d[i + 2]! * 29) / 256 > 64) ink++;
+  }
+  return ink < (w * h) / 2000;
+}
+
 /** The horizontal band (rows) of a PGM page image with the most ink, `frac` of its height: where a probe reads text. */
 export function densestBand(pgm: { bytes: Uint8Array; width: number; height: number }, frac: number) {
   const { bytes, width, height } = pgm;

@@ -1,7 +1,7 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { ExtractOptions, Word } from '../extraction.types';
 import { foldAligned, type Lang, languageEvidence } from '../rules/document';
-import { cropPgmRows, densestBand, looksSideways, toOcrImage } from './image.loader';
+import { cropPgmRows, densestBand, looksBlank, looksSideways, toOcrImage } from './image.loader';
 import { createOcrEngine, type OcrEngine, type OcrPage } from './ocr.engine';
 
 /**
@@ -88,6 +88,8 @@ export async function ocrPage(
 ): Promise<{ words: Word[]; height: number; confidence: number; rotated: number }> {
   // A caller's engine or languages are used as given; otherwise a fast English engine probes the page and the full
   // reading uses the page's own language (see pageLanguages).
+  // Nothing to read: skip the models (an empty page would be read by all seven languages for lack of evidence).
+  if (await looksBlank(canvas)) return { words: [], height: canvas.height, confidence: 0, rotated: 0 };
   const fixed = options.ocrEngine ?? (options.ocrLanguages ? await sharedOcrEngine(options.ocrLanguages) : null);
   const probeEngine = fixed ?? (await sharedOcrEngine(['eng']));
   // Sideways pages are found from the ink profile (cheap) and turned before OCR; an upside-down page reads as
