@@ -21,6 +21,7 @@ import { seed } from './invoices.bench';
 
 const CLIENTS = 50;
 const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 30);
+const TIMEOUT_SECONDS = 20;
 const SYNC_MESSAGES = Number(process.env.BENCH_SCALE_MESSAGES ?? 20_000);
 const SECRET = 'a-bench-secret-of-at-least-32-characters!';
 const TARGETS = [
@@ -165,7 +166,12 @@ interface LoadResult {
   p50: number;
   p95: number;
   p99: number;
+  /** Responses other than 2xx, and connection errors. */
   errors: number;
+  /** Requests unanswered after TIMEOUT_SECONDS (counted apart, not in the percentiles). */
+  timeouts: number;
+  /** The machine's 1-minute load average when the run ended (other work on the machine shows here). */
+  load: number;
 }
 
 /** CLIENTS connections split over the API processes for SECONDS, every response time kept for exact percentiles. */
@@ -194,7 +200,7 @@ async function load(apis: Array<{ url: string }>, target: string, token: string)
               headers,
               connections: CLIENTS / apis.length,
               duration: SECONDS,
-              timeout: 10,
+              timeout: TIMEOUT_SECONDS,
             },
             (error, result) => (error ? reject(error) : resolve(result)),
           );
@@ -206,7 +212,8 @@ async function load(apis: Array<{ url: string }>, target: string, token: string)
     ),
   );
   const seconds = (performance.now() - started) / 1000;
-  errors += results.reduce((n, r) => n + r.errors + r.timeouts, 0);
+  const timeouts = results.reduce((n, r) => n + r.timeouts, 0);
+  errors += results.reduce((n, r) => n + r.errors - r.timeouts, 0);
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? Number.NaN;
   return {
@@ -217,10 +224,12 @@ async function load(apis: Array<{ url: string }>, target: string, token: string)
     p95: at(0.95),
     p99: at(0.99),
     errors,
+    timeouts,
+    load: os.loadavg()[0]!,
   };
 }
 
 function line(label: string, r: LoadResult): string {
   const ms = (v: number) => `${v.toFixed(1)} ms`;
-  return `  ${label.padEnd(15)} ${r.perSecond.toFixed(0).padStart(5)} req/s (${r.requests} ok), p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, p99 ${ms(r.p99)}, ${r.errors} errors (one client alone: p50 ${ms(r.alone)})`;
+  return `  ${label.padEnd(15)} ${r.perSecond.toFixed(0).padStart(5)} req/s (${r.requests} ok), p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, p99 ${ms(r.p99)}, ${r.errors} errors, ${r.timeouts} timeouts (>${TIMEOUT_SECONDS} s); one client alone p50 ${ms(r.alone)}; load average ${r.load.toFixed(1)}`;
 }
