@@ -81,7 +81,7 @@ describe('two API processes and three workers on one external PostgreSQL', () =>
     ]);
     apis.push(started[0]);
     workers.push(started[1], started[2], started[3]);
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all([...apis, ...workers].map((p) => p.stop(10_000)));
@@ -91,7 +91,7 @@ describe('two API processes and three workers on one external PostgreSQL', () =>
   });
 
   it('syncs three mailboxes and files the invoices in the drive, each job once, nothing twice or missing, while the API answers', {
-    timeout: 300_000,
+    timeout: 600_000,
   }, async () => {
     let turn = 0;
     /** Each call goes to the other API process than the one before, as a round-robin load balancer does. */
@@ -170,7 +170,7 @@ describe('two API processes and three workers on one external PostgreSQL', () =>
       waitFor(async () => {
         const rows = await Promise.all(ids.map((id) => call('GET', `/jobs/${id}`, token)));
         return rows.every((r) => r.status === 'completed' || r.status === 'failed') ? rows : undefined;
-      }, 240_000);
+      }, 480_000);
     const done = await finished(jobIds);
     expect(
       done.map((j) => j.status),
