@@ -100,7 +100,10 @@ async function benchScale(
       `100,000 invoices seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s; ${CLIENTS} clients, ${SECONDS} s per run, 25 on each API process (LOG_LEVEL=warn)`,
     );
 
-    for (const [label, target] of TARGETS) console.log(line(`${label}:`, await load(apis, target, token)));
+    for (const [label, target] of TARGETS) {
+      const result = await load(apis, target, token);
+      console.log(line(`${label}:`, result) + serverErrors(apis, result));
+    }
 
     // A large mailbox to sync beside the same load: written straight into the Maildir, indexed by the first SELECT.
     const mailbox = generateMailbox(SYNC_MESSAGES, 7);
@@ -150,7 +153,8 @@ async function benchScale(
       const rate = synced / ((performance.now() - started) / 1000);
       console.log(
         line(`${label}:`, result) +
-          `; sync meanwhile ${synced} messages (${rate.toFixed(0)} msg/s)${job.status === 'running' ? '' : `, then ${job.status}`}`,
+          `; sync meanwhile ${synced} messages (${rate.toFixed(0)} msg/s)${job.status === 'running' ? '' : `, then ${job.status}`}` +
+          serverErrors(apis, result),
       );
     }
   } finally {
@@ -168,6 +172,7 @@ interface LoadResult {
   p99: number;
   /** Responses other than 2xx, and connection errors. */
   errors: number;
+  errorKinds: string[];
   /** Requests unanswered after TIMEOUT_SECONDS (counted apart, not in the percentiles). */
   timeouts: number;
   /** The machine's 1-minute load average when the run ended (other work on the machine shows here). */
@@ -188,7 +193,7 @@ async function load(apis: Array<{ url: string }>, target: string, token: string)
   }
   alone.sort((a, b) => a - b);
   const times: number[] = [];
-  let errors = 0;
+  const statuses = new Map<number, number>();
   const started = performance.now();
   const results = await Promise.all(
     apis.map(
@@ -206,14 +211,16 @@ async function load(apis: Array<{ url: string }>, target: string, token: string)
           );
           instance.on('response', (_client, statusCode, _bytes, responseTime) => {
             if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
-            else errors += 1;
+            else statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
           });
         }),
     ),
   );
   const seconds = (performance.now() - started) / 1000;
   const timeouts = results.reduce((n, r) => n + r.timeouts, 0);
-  errors += results.reduce((n, r) => n + r.errors - r.timeouts, 0);
+  const refused = results.reduce((n, r) => n + r.errors - r.timeouts, 0);
+  const kinds = [...statuses].map(([code, n]) => `HTTP ${code} ×${n}`);
+  if (refused > 0) kinds.push(`connection ×${refused}`);
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? Number.NaN;
   return {
@@ -223,7 +230,8 @@ async function load(apis: Array<{ url: string }>, target: string, token: string)
     p50: at(0.5),
     p95: at(0.95),
     p99: at(0.99),
-    errors,
+    errors: [...statuses.values()].reduce((a, b) => a + b, 0) + refused,
+    errorKinds: kinds,
     timeouts,
     load: os.loadavg()[0]!,
   };
@@ -231,5 +239,21 @@ async function load(apis: Array<{ url: string }>, target: string, token: string)
 
 function line(label: string, r: LoadResult): string {
   const ms = (v: number) => `${v.toFixed(1)} ms`;
-  return `  ${label.padEnd(15)} ${r.perSecond.toFixed(0).padStart(5)} req/s (${r.requests} ok), p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, p99 ${ms(r.p99)}, ${r.errors} errors, ${r.timeouts} timeouts (>${TIMEOUT_SECONDS} s); one client alone p50 ${ms(r.alone)}; load average ${r.load.toFixed(1)}`;
+  return `  ${label.padEnd(15)} ${r.perSecond.toFixed(0).padStart(5)} req/s (${r.requests} ok), p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, p99 ${ms(r.p99)}, ${r.errors} errors${r.errorKinds.length ? ` (${r.errorKinds.join(', ')})` : ''}, ${r.timeouts} timeouts (>${TIMEOUT_SECONDS} s); one client alone p50 ${ms(r.alone)}; load average ${r.load.toFixed(1)}`;
+}
+
+/** The last error the API processes logged, when a run had errors: what the server said about them. */
+function serverErrors(apis: CliProcess[], result: LoadResult): string {
+  if (result.errors === 0) return '';
+  const logged = apis
+    .flatMap((api) => api.output().split('\n'))
+    .filter((l) => /"level":(50|60)/.test(l))
+    .map((l) => {
+      try {
+        return (JSON.parse(l) as { err?: { message?: string } }).err?.message ?? l;
+      } catch {
+        return l; // the first line of the kept output may be cut
+      }
+    });
+  return logged.length > 0 ? `\n    last server error: ${logged[logged.length - 1]!.slice(0, 300)}` : '';
 }
