@@ -255,5 +255,7 @@ function serverErrors(apis: CliProcess[], result: LoadResult): string {
         return l; // the first line of the kept output may be cut
       }
     });
-  return logged.length > 0 ? `\n    last server error: ${logged[logged.length - 1]!.slice(0, 300)}` : '';
+  // pino puts the causes after the message: the end says what failed ("Failed query: <SQL>: <cause>").
+  const last = logged[logged.length - 1]?.replace(/\s+/g, ' ');
+  return last ? `\n    last server error: …${last.slice(-160)}` : '';
 }
