@@ -242,6 +242,11 @@ function line(label: string, r: LoadResult): string {
   return `  ${label.padEnd(15)} ${r.perSecond.toFixed(0).padStart(5)} req/s (${r.requests} ok), p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, p99 ${ms(r.p99)}, ${r.errors} errors${r.errorKinds.length ? ` (${r.errorKinds.join(', ')})` : ''}, ${r.timeouts} timeouts (>${TIMEOUT_SECONDS} s); one client alone p50 ${ms(r.alone)}; load average ${r.load.toFixed(1)}`;
 }
 
+interface ErrorLog {
+  message?: string;
+  cause?: ErrorLog;
+}
+
 /** The last error the API processes logged, when a run had errors: what the server said about them. */
 function serverErrors(apis: CliProcess[], result: LoadResult): string {
   if (result.errors === 0) return '';
@@ -250,12 +255,14 @@ function serverErrors(apis: CliProcess[], result: LoadResult): string {
     .filter((l) => /"level":(50|60)/.test(l))
     .map((l) => {
       try {
-        return (JSON.parse(l) as { err?: { message?: string } }).err?.message ?? l;
+        // The innermost cause says what failed (a query error wraps the driver's).
+        let err = (JSON.parse(l) as { err?: ErrorLog }).err;
+        while (err?.cause?.message) err = err.cause;
+        return err?.message ?? l;
       } catch {
         return l; // the first line of the kept output may be cut
       }
     });
-  // pino puts the causes after the message: the end says what failed ("Failed query: <SQL>: <cause>").
   const last = logged[logged.length - 1]?.replace(/\s+/g, ' ');
-  return last ? `\n    last server error: …${last.slice(-160)}` : '';
+  return last ? `\n    last server error: ${last.slice(0, 200)}` : '';
 }
