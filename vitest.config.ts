@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // One Vitest run, several projects: pure code, web components, server code without a database,
 // and the database-backed service tests once per PostgreSQL engine (embedded and external).
 const serverDbTests = ['apps/server/src/**/*.db.test.ts', 'apps/server/test/**/*.db.test.ts'];
+// Tests of a deployment only an external PostgreSQL serves (several processes, e.g. the scale-out test): run by the
+// external project alone, so they are neither skipped nor run twice.
+const serverExternalOnlyTests = ['apps/server/test/**/*.external.test.ts'];
 
 export default defineConfig({
   test: {
@@ -24,7 +27,7 @@ export default defineConfig({
         test: {
           name: 'server-unit',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
-          exclude: [...serverDbTests, '**/node_modules/**'],
+          exclude: [...serverDbTests, ...serverExternalOnlyTests, '**/node_modules/**'],
           environment: 'node',
           testTimeout: 30_000,
         },
@@ -43,7 +46,7 @@ export default defineConfig({
       {
         test: {
           name: 'server-external',
-          include: serverDbTests,
+          include: [...serverDbTests, ...serverExternalOnlyTests],
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
           env: { INVOICEBOX_TEST_ENGINE: 'external' },

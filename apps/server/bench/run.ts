@@ -8,6 +8,7 @@ import { runFoundationBench } from './foundation.bench';
 import { runInvoicesBench } from './invoices.bench';
 import { runMailSyncBench } from './mail-sync.bench';
 import { runMboxScanBench } from './mbox-scan.bench';
+import { runScaleBench } from './scale.bench';
 
 const benches: Record<string, { title: string; run: () => Promise<void> }> = {
   foundation: { title: 'Foundation', run: runFoundationBench },
@@ -20,8 +21,12 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
       for (const line of await benchDriveUpload()) console.log(line);
     },
   },
+  scale: {
+    title: 'Scale-out: invoice list and stats on 2 API processes, external PostgreSQL, with and without a sync',
+    run: runScaleBench,
+  },
 };
-const ON_REQUEST = new Set<string>([]);
+const ON_REQUEST = new Set<string>(['scale']);
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = asked.filter((name) => !(name in benches));

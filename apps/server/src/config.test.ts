@@ -60,6 +60,23 @@ describe('configuration', () => {
     expect(() => loadConfig({ AUTH_TOKEN_MINUTES: '1' })).toThrow(/AUTH_TOKEN_MINUTES/);
   });
 
+  it('reads TRUST_PROXY as a flag or a list of proxy addresses, never a hop count', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1, fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['yes-please', '10.0.0.0/33', '10.0.0.1/8/2', 'proxy.example.com', '1.2.3.4,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be true, false, or addresses/);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY: a hop count cannot tell the proxy/);
+  });
+
   it('lists every problem at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT.*LOG_LEVEL/);
   });

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -10,6 +11,41 @@ import { ConfigError } from './errors';
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** proxy-addr's names for address ranges, accepted by Fastify's trustProxy beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(value: string): boolean {
+  if (PROXY_RANGE_NAMES.has(value)) return true;
+  const [address = '', prefix, extra] = value.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: whose X-Forwarded-For is believed when deciding a request's client address (rate limits, logs).
+ * `false` (nobody), `true` (every hop: only when nothing but the proxy can reach the server), or the proxies'
+ * addresses, CIDRs or proxy-addr range names, comma-separated. No hop count: it cannot tell the proxy from a client
+ * that connects directly with a forged header, and Fastify 5 ignores it for that reason.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, context): boolean | string[] => {
+    if (value === 'true' || value === 'false') return value === 'true';
+    const entries = value.split(',').map((e) => e.trim());
+    const bad = entries.filter((e) => !isAddressOrCidr(e));
+    if (bad.length === 0) return entries;
+    context.addIssue({
+      code: 'custom',
+      message: /^\d+$/.test(value)
+        ? "a hop count cannot tell the proxy from a client that connects directly: list the proxies' addresses or CIDRs, or use true"
+        : `must be true, false, or addresses/CIDRs separated by commas; not ${bad.map((b) => `'${b}'`).join(', ')}`,
+    });
+    return z.NEVER;
+  });
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -33,6 +69,7 @@ const EnvSchema = z.object({
     .max(86_400)
     .default(6 * 3600),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+  TRUST_PROXY: trustProxy.default(false),
   REQUEST_BODY_LIMIT_MB: z.coerce.number().int().min(1).max(512).default(50),
   IMPORT_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(20_480),
   WEB_DIST_DIR: z.string().optional(),
@@ -80,6 +117,8 @@ export interface Config {
   readonly jobTimeoutSeconds: number;
   readonly shutdownGraceSeconds: number;
   readonly requestBodyLimitBytes: number;
+  /** Fastify's trustProxy: whose X-Forwarded-For sets a request's address (and so the auth rate limit's key). */
+  readonly trustProxy: boolean | readonly string[];
   /** Largest mail file (mbox, .eml) accepted by the upload in the web app; streamed to disk, never held in memory. */
   readonly importMaxBytes: number;
   /** Folder of the built SPA; unset means apps/web/dist beside this package. */
@@ -185,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     requestBodyLimitBytes: e.REQUEST_BODY_LIMIT_MB * 1024 * 1024,
+    trustProxy: Array.isArray(e.TRUST_PROXY) ? Object.freeze(e.TRUST_PROXY) : e.TRUST_PROXY,
     importMaxBytes: e.IMPORT_MAX_MB * 1024 * 1024,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     googleApiRootUrl: e.GOOGLE_API_ROOT_URL,

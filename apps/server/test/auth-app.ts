@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AuthConfig } from '../src/config';
+import type { AuthConfig, Config } from '../src/config';
 import type { Db } from '../src/db/client';
 import { buildApp } from '../src/http/app';
 import { JobsRepository } from '../src/jobs/jobs.repository';
@@ -32,7 +32,12 @@ export class TestClock {
 /** The real app with the real auth module on a test database, its log lines captured. */
 export async function buildAuthTestApp(
   db: Db,
-  options: { auth?: Partial<AuthConfig>; secret?: string; routes?: FastifyPluginAsyncZod[] } = {},
+  options: {
+    auth?: Partial<AuthConfig>;
+    secret?: string;
+    routes?: FastifyPluginAsyncZod[];
+    trustProxy?: Config['trustProxy'];
+  } = {},
 ) {
   const clock = new TestClock();
   const logLines: string[] = [];
@@ -50,7 +55,7 @@ export async function buildAuthTestApp(
     clock.now,
   );
   const app = await buildApp({
-    config: { requestBodyLimitBytes: 1024 * 1024, webDistDir: '/nonexistent' },
+    config: { requestBodyLimitBytes: 1024 * 1024, webDistDir: '/nonexistent', trustProxy: options.trustProxy },
     logger: createLogger('debug', stream),
     health: { engine: 'external', database: async () => true, queue: async () => true },
     jobs: new JobsService(new JobsRepository(db)),

@@ -43,7 +43,7 @@ declare module 'fastify' {
 export const API_PREFIX = '/api/v1';
 
 export interface AppDependencies {
-  config: Pick<Config, 'requestBodyLimitBytes' | 'webDistDir'>;
+  config: Pick<Config, 'requestBodyLimitBytes' | 'webDistDir'> & Partial<Pick<Config, 'trustProxy'>>;
   health: HealthProbe;
   jobs: JobsService;
   /** Resolves the person behind a request; throws UnauthorizedError when there is none. */
@@ -70,6 +70,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     genReqId: () => crypto.randomUUID(),
+    // Off unless TRUST_PROXY says which proxies to believe: a forged X-Forwarded-For must not pick the rate-limit key.
+    trustProxy:
+      typeof deps.config.trustProxy === 'object' ? [...deps.config.trustProxy] : (deps.config.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
