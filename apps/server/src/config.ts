@@ -49,6 +49,8 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_NAME: z.string().min(1).max(60).default('Single sign-on'),
   GOOGLE_API_ROOT_URL: z.string().url().optional(),
+  ALLOW_PRIVATE_NETWORK_TARGETS: booleanFlag.optional(),
+  CONNECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -82,6 +84,13 @@ export interface Config {
   readonly oidcProviders: readonly OidcProviderConfig[];
   /** Where the Gmail and Drive APIs are called (unset: Google's); a mirror or a local stand-in in tests. */
   readonly googleApiRootUrl?: string | undefined;
+  /**
+   * Servers a person names (IMAP host, WebDAV URL) may be on loopback or a private network. Default: only in the
+   * one-person embedded set-up (no DATABASE_URL, sign-up closed), where that person is the operator.
+   */
+  readonly allowPrivateNetworkTargets: boolean;
+  /** Calls per minute, per person and per client address, that connect to a server a person names. */
+  readonly connectRateLimitPerMinute: number;
 }
 
 export interface OidcProviderConfig {
@@ -162,6 +171,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importMaxBytes: e.IMPORT_MAX_MB * 1024 * 1024,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     googleApiRootUrl: e.GOOGLE_API_ROOT_URL,
+    allowPrivateNetworkTargets: e.ALLOW_PRIVATE_NETWORK_TARGETS ?? (!e.DATABASE_URL && !e.AUTH_ALLOW_SIGNUP),
+    connectRateLimitPerMinute: e.CONNECT_RATE_LIMIT_PER_MINUTE,
     auth: Object.freeze({
       allowSignup: e.AUTH_ALLOW_SIGNUP,
       sessionSeconds: e.AUTH_SESSION_DAYS * 86_400,

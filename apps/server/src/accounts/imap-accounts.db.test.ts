@@ -22,7 +22,7 @@ describe('connecting an IMAP account', () => {
     dovecot = await startDovecot({ bob: 'app-password-1' });
     const { db } = t().database;
     accounts = new AccountsService(new AccountsRepository(db));
-    service = new ImapAccountsService(db, createSecretBox(TEST_SECRET), accounts);
+    service = new ImapAccountsService(db, createSecretBox(TEST_SECRET), accounts, { allowPrivate: true });
     const [row] = await db.insert(users).values({ email: 'bob@example.com', displayName: 'Bob' }).returning();
     ownerId = row!.id;
   });

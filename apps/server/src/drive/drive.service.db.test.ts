@@ -63,6 +63,8 @@ describe('drive upload (local folder and WebDAV)', () => {
           username: target.username,
           password: target.password,
           backoffMs: 5,
+          // The test server is on loopback.
+          outbound: { allowPrivate: true },
         });
       }
       throw new Error('Google Drive is tested in google.drive.test.ts');

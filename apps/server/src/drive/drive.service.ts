@@ -10,6 +10,7 @@ import { uuidArray } from '../db/sql-arrays';
 import { AppError, NotFoundError, UnprocessableError } from '../errors';
 import type { BlobStore } from '../invoices/blob.store';
 import { invoices } from '../invoices/invoices.tables';
+import { ConnectionFailedError } from '../net/outbound';
 import {
   DriveAuthError,
   DriveFileNotFoundError,
@@ -25,6 +26,9 @@ const LINK_CONTEXT = 'drive.open-link';
 /** How long a link made for the Drive button opens the file (it is opened at once by the browser that asked). */
 const LINK_SECONDS = 60;
 const PAGE = 100;
+const WEBDAV_UNREACHABLE =
+  'Could not reach the drive: check the WebDAV address, user name and password. Servers on this machine or a ' +
+  'private network can be used only where the operator allows them.';
 
 /** What a drive is built from; `target` names it on the invoices it holds (`local`, `webdav:<url>`, `google:<id>`). */
 export type DriveTarget =
@@ -113,6 +117,9 @@ export class DriveService {
     try {
       await (await this.store(target)).check();
     } catch (error) {
+      // One answer for every failure on a server the person named: a refused port, a time-out, a server that is not
+      // WebDAV, a missing folder and a wrong password must not be told apart (the log has the reason).
+      if (target.kind === 'webdav') throw new ConnectionFailedError(WEBDAV_UNREACHABLE, error);
       // 422, not 401/503: the settings are wrong or the drive is unreachable; the person's session is fine.
       throw new UnprocessableError(`Could not reach the drive: ${(error as Error).message}`);
     }

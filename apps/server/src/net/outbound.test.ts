@@ -297,7 +297,7 @@ describe('guarded connections', () => {
         '-out',
         path.join(dir, 'cert.pem'),
       ]);
-      const names: Array<string | false> = [];
+      const names: Array<string | false | null> = [];
       const tlsServer = https.createServer(
         { key: await fs.readFile(path.join(dir, 'key.pem')), cert: await fs.readFile(path.join(dir, 'cert.pem')) },
         (request, response) => response.end(request.headers.host),

@@ -21,7 +21,7 @@ describe('sync diagnostics', () => {
     dovecot = await startDovecot({ pat: 'pw' });
     const { db } = t().database;
     const accounts = new AccountsService(new AccountsRepository(db));
-    const imap = new ImapAccountsService(db, createSecretBox(TEST_SECRET), accounts);
+    const imap = new ImapAccountsService(db, createSecretBox(TEST_SECRET), accounts, { allowPrivate: true });
     const [owner] = await db.insert(users).values({ email: 'pat@example.com', displayName: 'Pat' }).returning();
     ownerId = owner!.id;
     await imap.connect(ownerId, {
@@ -34,7 +34,7 @@ describe('sync diagnostics', () => {
       mailboxes: ['INBOX'],
     });
     await accounts.connect(ownerId, { provider: 'mbox', email: 'takeout@example.com' });
-    service = new SyncDiagnosticsService(db, accounts, 1000);
+    service = new SyncDiagnosticsService(db, accounts, { outbound: { allowPrivate: true }, timeoutMs: 1000 });
   });
   afterAll(async () => {
     await dovecot?.dispose();
