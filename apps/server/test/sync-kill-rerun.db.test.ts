@@ -113,7 +113,9 @@ describe('a mail sync killed (kill -9) several times, then run to the end', () =
     const [owner] = await db.insert(users).values({ email: 'sam@example.com', displayName: 'Sam' }).returning();
     const ownerId = owner!.id;
     const accounts = new AccountsService(new AccountsRepository(db));
-    const account = await new ImapAccountsService(db, createSecretBox(SECRET), accounts, { allowPrivate: true }).connect(ownerId, {
+    const account = await new ImapAccountsService(db, createSecretBox(SECRET), accounts, {
+      allowPrivate: true,
+    }).connect(ownerId, {
       email: 'sam@example.com',
       host: dovecot.host,
       port: dovecot.imapPort,

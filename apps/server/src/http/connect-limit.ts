@@ -33,8 +33,18 @@ export function connectRouteOptions(app: Pick<FastifyInstance, 'createRateLimit'
     },
     onError: async (request: FastifyRequest, _reply: FastifyReply, error: Error) => {
       if (error instanceof ConnectionFailedError) {
-        request.log.warn({ err: error.cause }, 'could not connect to the server a person named');
+        request.log.warn({ reason: reasons(error.cause) }, 'could not connect to the server a person named');
       }
     },
   };
+}
+
+/** The messages of an error and of its causes, outermost first (the err serializer shows only the first). */
+function reasons(error: unknown): string[] {
+  const messages: string[] = [];
+  for (let e = error as { message?: unknown; cause?: unknown } | undefined; e && messages.length < 5; ) {
+    if (typeof e.message === 'string') messages.push(e.message);
+    e = e.cause as typeof e;
+  }
+  return messages;
 }

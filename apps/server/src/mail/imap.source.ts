@@ -212,7 +212,10 @@ export class ImapMailSource {
 
 function toSourceError(error: unknown, settings: ImapSettings): AppError {
   if (isOutboundRefusal(error)) {
-    return new MailServerUnavailableError(`The mail server ${settings.host}:${settings.port} is not an allowed target`, error);
+    return new MailServerUnavailableError(
+      `The mail server ${settings.host}:${settings.port} is not an allowed target`,
+      error,
+    );
   }
   if (error instanceof AppError) return error;
   if (error instanceof DOMException && error.name === 'AbortError') throw error;

@@ -1,8 +1,8 @@
 import { JobStartedResponseSchema } from '@invoicebox/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { connectRouteOptions, DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE } from '../http/connect-limit';
 import type { AccountsService } from '../accounts/accounts.service';
+import { connectRouteOptions, DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE } from '../http/connect-limit';
 import type { JobQueue } from '../jobs/job-queue';
 import type { AppJobRegistry } from '../jobs/registry';
 import type { SyncDiagnosticsService } from './sync-diagnostics.service';
