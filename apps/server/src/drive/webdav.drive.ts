@@ -599,8 +599,12 @@ export class WebDavDriveStore implements DriveStore {
     return path.posix.join(this.root, ...folder);
   }
 
+  /** The drive's root URL, without any user name or password written into it (it goes into messages and logs). */
   private describe(): string {
-    return new URL(this.root.replace(/^\//, ''), this.options.url.replace(/\/?$/, '/')).toString();
+    const url = new URL(this.root.replace(/^\//, ''), this.options.url.replace(/\/?$/, '/'));
+    url.username = '';
+    url.password = '';
+    return url.toString();
   }
 
   private file(folder: string[], stat: Entry, sha256: string): DriveFile {
