@@ -58,6 +58,8 @@ describe('a mail sync killed (kill -9) several times, then run to the end', () =
         INVOICEBOX_SECRET: SECRET,
         JOB_LEASE_SECONDS: String(LEASE_SECONDS),
         LOG_LEVEL: 'info',
+        // The test's Dovecot is on loopback.
+        ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
