@@ -117,15 +117,24 @@ test('Drive Upload files the synced invoices in the local drive; the Drive butto
   );
 
   // The popup is sent to the file's link (a PDF may be shown or downloaded, depending on the browser's settings).
+  // The link opens once: the popup's own request is made here and its answer handed on, so it is read exactly once.
+  let served: { status: number; body: Buffer } | undefined;
+  await page.context().route('**/api/v1/drive/open?link=*', async (route) => {
+    const response = await route.fetch();
+    served = { status: response.status(), body: await response.body() };
+    await route.fulfill({ response });
+  });
   const linkRequested = page.context().waitForEvent('request', (r) => r.url().includes('/api/v1/drive/open?link='));
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Drive', exact: true }).first().click();
   const popup = await popupOpened;
   const link = (await linkRequested).url();
-  const opened = await request.get(link);
-  expect(opened.status()).toBe(200);
-  expect((await opened.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await expect.poll(() => served?.status).toBe(200);
+  expect(served!.body.subarray(0, 5).toString()).toBe('%PDF-');
+  // Spent: a second open of the same link is refused.
+  expect((await request.get(link)).status()).toBe(404);
   await popup.close();
+  await page.context().unroute('**/api/v1/drive/open?link=*');
 
   for (const format of ['CSV', 'ZIP'] as const) {
     const downloading = page.waitForEvent('download');

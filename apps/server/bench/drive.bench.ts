@@ -28,7 +28,7 @@ export async function benchDriveUpload(): Promise<string[]> {
   const lines: string[] = ['WebDAV: Apache mod_dav on 127.0.0.1, Basic auth (bcrypt), sequential uploads'];
   const dav = await startWebDav();
   try {
-    const options = { url: dav.url, username: dav.username, password: dav.password };
+    const options = { url: dav.url, username: dav.username, password: dav.password, outbound: { allowPrivate: true } };
     for (const batch of BATCHES) {
       const files = Array.from({ length: batch.count }, () => randomBytes(batch.size));
       const mb = (batch.count * batch.size) / 1e6;

@@ -62,7 +62,7 @@ export async function runMailSyncBench(): Promise<void> {
       const { db } = database;
       const box = createSecretBox(SECRET);
       const accounts = new AccountsService(new AccountsRepository(db));
-      const imapAccounts = new ImapAccountsService(db, box, accounts);
+      const imapAccounts = new ImapAccountsService(db, box, accounts, { allowPrivate: true });
       const providerAccess = new ProviderAccessService(
         new Map(),
         new ProviderTokensService(new ProviderTokensRepository(db), box),

@@ -77,6 +77,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY: a hop count cannot tell the proxy/);
   });
 
+  it('allows private-network targets by default only in the one-person embedded set-up', () => {
+    const external = { DATABASE_URL: 'postgres://u@db.example/x' };
+    expect(loadConfig({}).allowPrivateNetworkTargets).toBe(true);
+    expect(loadConfig(external).allowPrivateNetworkTargets).toBe(false);
+    expect(loadConfig({ AUTH_ALLOW_SIGNUP: 'true' }).allowPrivateNetworkTargets).toBe(false);
+    expect(loadConfig({ ALLOW_PRIVATE_NETWORK_TARGETS: 'false' }).allowPrivateNetworkTargets).toBe(false);
+    expect(loadConfig({ ...external, ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }).allowPrivateNetworkTargets).toBe(true);
+    expect(loadConfig({}).connectRateLimitPerMinute).toBe(10);
+    expect(() => loadConfig({ ALLOW_PRIVATE_NETWORK_TARGETS: 'sometimes' })).toThrow(/ALLOW_PRIVATE_NETWORK_TARGETS/);
+  });
+
   it('lists every problem at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT.*LOG_LEVEL/);
   });

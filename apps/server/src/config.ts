@@ -95,6 +95,8 @@ const EnvSchema = z.object({
   DOCUMENT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(60_000_000),
   DOCUMENT_INFLATE_MAX_MB: z.coerce.number().int().min(1).max(16_384).default(256),
   DOCUMENT_XML_MAX_MB: z.coerce.number().int().min(1).max(1024).default(20),
+  ALLOW_PRIVATE_NETWORK_TARGETS: booleanFlag.optional(),
+  CONNECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -130,6 +132,13 @@ export interface Config {
   readonly oidcProviders: readonly OidcProviderConfig[];
   /** Where the Gmail and Drive APIs are called (unset: Google's); a mirror or a local stand-in in tests. */
   readonly googleApiRootUrl?: string | undefined;
+  /**
+   * Servers a person names (IMAP host, WebDAV URL) may be on loopback or a private network. Default: only in the
+   * one-person embedded set-up (no DATABASE_URL, sign-up closed), where that person is the operator.
+   */
+  readonly allowPrivateNetworkTargets: boolean;
+  /** Calls per minute, per person and per client address, that connect to a server a person names. */
+  readonly connectRateLimitPerMinute: number;
   /** Reading untrusted documents: the sandbox's processes and what one document may cost. */
   readonly documents: DocumentsConfig;
 }
@@ -228,6 +237,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importMaxBytes: e.IMPORT_MAX_MB * 1024 * 1024,
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     googleApiRootUrl: e.GOOGLE_API_ROOT_URL,
+    allowPrivateNetworkTargets: e.ALLOW_PRIVATE_NETWORK_TARGETS ?? (!e.DATABASE_URL && !e.AUTH_ALLOW_SIGNUP),
+    connectRateLimitPerMinute: e.CONNECT_RATE_LIMIT_PER_MINUTE,
     auth: Object.freeze({
       allowSignup: e.AUTH_ALLOW_SIGNUP,
       sessionSeconds: e.AUTH_SESSION_DAYS * 86_400,

@@ -93,7 +93,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     // Before the queue starts: a secret that cannot open the signing keys stops the process here.
     const auth = await createAuthModule(config, database.db, users);
     const accounts = new AccountsService(new AccountsRepository(database.db));
-    const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts);
+    // Where the servers people name (IMAP, WebDAV) may be; operator-set targets (database, Google, OIDC) are not checked.
+    const outbound = { allowPrivate: config.allowPrivateNetworkTargets };
+    const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts, outbound);
     const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
     const invoices = new InvoicesService(database.db, accounts, blobs);
     const preferences = new PreferencesService(database.db);
@@ -130,7 +132,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       blobs,
       auth.box,
       config.dataDir,
-      createDriveFactory(providerAccess, config.googleApiRootUrl),
+      createDriveFactory(providerAccess, config.googleApiRootUrl, {}, outbound),
     );
     const mailImport = new MailImportService(config.dataDir, config.importMaxBytes, users, accounts, ingest);
     const queue = new JobQueue(
@@ -151,6 +153,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       (message, error) => logger.warn({ err: error }, message),
     );
 
+    const connectLimit = { connectRateLimitPerMinute: config.connectRateLimitPerMinute };
     const authenticate = (request: { headers: Record<string, string | string[] | undefined> }) =>
       auth.sessions.authenticate(request.headers);
     return {
@@ -165,10 +168,10 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       mailSync,
       drive,
       routes: [
-        accountsRoutes(accounts, imapAccounts),
+        accountsRoutes(accounts, imapAccounts, connectLimit),
         invoicesRoutes(invoices),
-        syncRoutes(queue, accounts, new SyncDiagnosticsService(database.db, accounts)),
-        driveRoutes(drive, queue, accounts),
+        syncRoutes(queue, accounts, new SyncDiagnosticsService(database.db, accounts, { outbound }), connectLimit),
+        driveRoutes(drive, queue, accounts, connectLimit),
         mailImportRoutes(mailImport, queue),
         preferencesRoutes(preferences),
         syncTokenRoutes(providerAccess),

@@ -7,15 +7,21 @@ import {
 } from '@invoicebox/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { connectRouteOptions, DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE } from '../http/connect-limit';
 import type { AccountsService } from './accounts.service';
 import type { ImapAccountsService } from './imap-accounts.service';
 
-export function accountsRoutes(service: AccountsService, imap?: ImapAccountsService): FastifyPluginAsyncZod {
+export function accountsRoutes(
+  service: AccountsService,
+  imap?: ImapAccountsService,
+  options: { connectRateLimitPerMinute?: number } = {},
+): FastifyPluginAsyncZod {
   return async (app) => {
     if (imap) {
       app.post(
         '/gmail/accounts/imap',
         {
+          ...connectRouteOptions(app, options.connectRateLimitPerMinute ?? DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE),
           schema: {
             tags: ['accounts'],
             summary: 'Connects an IMAP mailbox (the server is tried first; the password is stored encrypted)',

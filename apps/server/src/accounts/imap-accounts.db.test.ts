@@ -5,6 +5,7 @@ import { startDovecot, type TestDovecot } from '../../test/dovecot';
 import { createSecretBox } from '../auth/secret-box';
 import { users } from '../db/schema';
 import { UnprocessableError } from '../errors';
+import { ConnectionFailedError } from '../net/outbound';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { imapSettings } from './accounts.tables';
@@ -22,7 +23,7 @@ describe('connecting an IMAP account', () => {
     dovecot = await startDovecot({ bob: 'app-password-1' });
     const { db } = t().database;
     accounts = new AccountsService(new AccountsRepository(db));
-    service = new ImapAccountsService(db, createSecretBox(TEST_SECRET), accounts);
+    service = new ImapAccountsService(db, createSecretBox(TEST_SECRET), accounts, { allowPrivate: true });
     const [row] = await db.insert(users).values({ email: 'bob@example.com', displayName: 'Bob' }).returning();
     ownerId = row!.id;
   });
@@ -53,16 +54,20 @@ describe('connecting an IMAP account', () => {
     expect((await service.source(ownerId, account.userId)).cursor).toEqual({ INBOX: { uidValidity: '7', lastUid: 3 } });
   });
 
-  it('refuses a wrong password or a missing folder with a message for the person (422), saving nothing', async () => {
-    await expect(service.connect(ownerId, { ...body(), email: 'x@example.com', password: 'nope' })).rejects.toThrow(
-      UnprocessableError,
-    );
+  it('refuses a wrong password, a closed port or a missing folder with a message for the person (422), saving nothing', async () => {
+    const wrong = await service
+      .connect(ownerId, { ...body(), email: 'x@example.com', password: 'nope' })
+      .catch((e) => e);
+    expect(wrong).toBeInstanceOf(ConnectionFailedError);
+    expect(wrong.status).toBe(422);
     await expect(
       service.connect(ownerId, { ...body(), email: 'y@example.com', mailboxes: ['INBOX', 'Nope'] }),
-    ).rejects.toThrow('The mail server has no folder named Nope');
-    await expect(service.connect(ownerId, { ...body(), email: 'z@example.com', port: 1 })).rejects.toThrow(
-      /could not be reached/,
-    );
+    ).rejects.toThrow(new UnprocessableError('The mail server has no folder named Nope'));
+    // A closed port gets the same answer as the wrong password: nothing tells one from the other.
+    const closed = await service.connect(ownerId, { ...body(), email: 'z@example.com', port: 1 }).catch((e) => e);
+    expect(closed).toBeInstanceOf(ConnectionFailedError);
+    expect(closed.message).toBe(wrong.message);
+    expect(closed.cause.message).toMatch(/could not be reached/);
     expect((await accounts.list(ownerId)).accounts.map((a) => a.email)).toEqual(['bob@example.com']);
   });
 });

@@ -2,22 +2,28 @@ import type { ConnectedAccount, ImapConnectBody } from '@invoicebox/core';
 import { and, eq, sql } from 'drizzle-orm';
 import type { SecretBox } from '../auth/secret-box';
 import type { Db } from '../db/client';
-import { AppError, NotFoundError, UnprocessableError } from '../errors';
+import { NotFoundError, UnprocessableError } from '../errors';
 import { type ImapCursor, ImapMailSource } from '../mail/imap.source';
+import { ConnectionFailedError, type OutboundPolicy } from '../net/outbound';
 import type { AccountsService } from './accounts.service';
 import { imapSettings } from './accounts.tables';
 
 const PASSWORD_CONTEXT = 'imap_settings.password';
+const IMAP_UNREACHABLE =
+  'Could not connect and sign in to the mail server: check the server, port, security, user name and password. ' +
+  'Servers on this machine or a private network can be used only where the operator allows them.';
 
 /**
  * IMAP accounts: connecting one (the server is tried first, so a typo is caught at once), and handing the mail sync a
- * ready source with its saved cursor. The password is stored encrypted and never returned.
+ * ready source with its saved cursor. The password is stored encrypted and never returned. The host is the person's:
+ * every connection to it, now and in later syncs, goes only to addresses `outbound` allows.
  */
 export class ImapAccountsService {
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox,
     private readonly accounts: AccountsService,
+    private readonly outbound: OutboundPolicy = { allowPrivate: false },
     private readonly createSource: (settings: ConstructorParameters<typeof ImapMailSource>[0]) => ImapMailSource = (
       settings,
     ) => new ImapMailSource(settings),
@@ -32,16 +38,20 @@ export class ImapAccountsService {
       password: body.password,
       mailboxes: body.mailboxes,
       timeoutSeconds: 15,
+      outbound: this.outbound,
     };
+    let mailboxes: string[];
     try {
-      const { mailboxes } = await this.createSource(settings).check();
-      const missing = body.mailboxes.filter((m) => !mailboxes.includes(m));
-      if (missing.length > 0) throw new UnprocessableError(`The mail server has no folder named ${missing.join(', ')}`);
+      ({ mailboxes } = await this.createSource(settings).check());
     } catch (error) {
-      // Answered as 422, not 401/503: the person's settings are wrong or unreachable, their session is fine.
-      if (error instanceof AppError && error.status !== 422) throw new UnprocessableError(error.message);
-      throw error;
+      // One answer (422: the settings are wrong, the session is fine) for a refused port, a time-out, a server that
+      // does not speak IMAP, a refused sign-in and a target that is not allowed: told apart, they would make this a
+      // port scanner. The log has the reason.
+      throw new ConnectionFailedError(IMAP_UNREACHABLE, error);
     }
+    // Only after a successful sign-in: this tells nothing to someone who does not have the password.
+    const missing = body.mailboxes.filter((m) => !mailboxes.includes(m));
+    if (missing.length > 0) throw new UnprocessableError(`The mail server has no folder named ${missing.join(', ')}`);
     const account = await this.accounts.connect(ownerId, {
       provider: 'imap',
       email: body.email,
@@ -90,6 +100,7 @@ export class ImapAccountsService {
         user: row.username,
         password: this.box.decrypt(row.passwordEncrypted, PASSWORD_CONTEXT),
         mailboxes: row.mailboxes,
+        outbound: this.outbound,
       }),
       cursor: (row.syncCursor as ImapCursor | null) ?? null,
     };

@@ -33,7 +33,8 @@ describe('invoicebox sync', () => {
       ),
     );
     const runtime = await createRuntime(
-      loadConfig({ INVOICEBOX_DATA_DIR: dir, INVOICEBOX_WORKERS: 'false' }),
+      // The test's Dovecot is on loopback (the one-person default allows it; said here all the same).
+      loadConfig({ INVOICEBOX_DATA_DIR: dir, INVOICEBOX_WORKERS: 'false', ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }),
       createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),
     );
     const owner = await runtime.auth.local.signUp({ email: 'owner@example.com', password: 'a long password' }, {});
@@ -55,7 +56,7 @@ describe('invoicebox sync', () => {
 
   const run = (...args: string[]) =>
     spawnSync(process.execPath, [bin, 'sync', ...args], {
-      env: { PATH: process.env.PATH ?? '', INVOICEBOX_DATA_DIR: dir },
+      env: { PATH: process.env.PATH ?? '', INVOICEBOX_DATA_DIR: dir, ALLOW_PRIVATE_NETWORK_TARGETS: 'true' },
       encoding: 'utf8',
       timeout: 120_000,
     });

@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../net/outbound';
 import type { ProviderAccessService } from '../oidc/provider-access.service';
 import { ReauthRequiredError } from '../oidc/provider-access.service';
 import type { DriveFactory } from './drive.service';
@@ -6,16 +7,25 @@ import { GoogleDriveStore } from './google.drive';
 import { LocalDriveStore } from './local.drive';
 import { WebDavDriveStore } from './webdav.drive';
 
-/** The real adapters behind DriveService; Google Drive gets live access tokens of the chosen account. */
+/**
+ * The real adapters behind DriveService; Google Drive gets live access tokens of the chosen account. WebDAV servers
+ * are people's URLs and reach only the addresses `outbound` allows (Google's root URL is the operator's).
+ */
 export function createDriveFactory(
   providerAccess: ProviderAccessService,
   googleRootUrl?: string,
   googleOptions: { backoffMs?: number } = {},
+  outbound: OutboundPolicy = { allowPrivate: false },
 ): DriveFactory {
   return (target) => {
     if (target.kind === 'local') return new LocalDriveStore(target.root);
     if (target.kind === 'webdav') {
-      return new WebDavDriveStore({ url: target.url, username: target.username, password: target.password });
+      return new WebDavDriveStore({
+        url: target.url,
+        username: target.username,
+        password: target.password,
+        outbound,
+      });
     }
     return new GoogleDriveStore({
       accessToken: async (forceRefresh) => {

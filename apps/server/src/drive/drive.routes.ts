@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountsService } from '../accounts/accounts.service';
 import { NotFoundError } from '../errors';
+import { connectRouteOptions, DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE } from '../http/connect-limit';
 import { contentDisposition, safeContentType } from '../invoices/invoices.routes';
 import type { JobQueue } from '../jobs/job-queue';
 import type { AppJobRegistry } from '../jobs/registry';
@@ -23,6 +24,7 @@ export function driveRoutes(
   drive: DriveService,
   queue: JobQueue<AppJobRegistry>,
   accounts: AccountsService,
+  options: { connectRateLimitPerMinute?: number } = {},
 ): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -81,6 +83,8 @@ export function driveRoutes(
     app.put(
       '/drive/connection',
       {
+        // Every choice is tried at once; a WebDAV URL is a server the person names.
+        ...connectRouteOptions(app, options.connectRateLimitPerMinute ?? DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE),
         schema: {
           tags: ['drive'],
           summary: 'Chooses the drive: the local folder, Google Drive of a Google account, or a WebDAV server',

@@ -9,6 +9,7 @@ import { buildMail } from '../../test/mail/mail-builder';
 import { startWebDav } from '../../test/webdav-server';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
+import { openDatabase } from '../db/client';
 import { LocalBlobStore } from '../invoices/blob.store';
 import { IngestService } from '../invoices/ingest.service';
 import type { JobQueue } from '../jobs/job-queue';
@@ -19,6 +20,11 @@ import { LocalDriveStore } from './local.drive';
 import { WebDavDriveStore } from './webdav.drive';
 
 const t = useTestDatabase();
+
+const localFactory: DriveFactory = (target) => {
+  if (target.kind !== 'local') throw new Error('only the local folder here');
+  return new LocalDriveStore(target.root);
+};
 
 const MAILS = [
   { from: 'Acme GmbH <billing@acme.example>', date: '2024-01-05', number: 'A-1', files: ['invoice.pdf'] },
@@ -56,13 +62,15 @@ describe('drive upload (local folder and WebDAV)', () => {
     blobs = new LocalBlobStore(path.join(dataDir, 'blobs'));
     const accounts = new AccountsService(new AccountsRepository(db));
     const factory: DriveFactory = (target) => {
-      if (target.kind === 'local') return new LocalDriveStore(target.root);
+      if (target.kind === 'local') return localFactory(target);
       if (target.kind === 'webdav') {
         return new WebDavDriveStore({
           url: target.url,
           username: target.username,
           password: target.password,
           backoffMs: 5,
+          // The test server is on loopback.
+          outbound: { allowPrivate: true },
         });
       }
       throw new Error('Google Drive is tested in google.drive.test.ts');
@@ -212,6 +220,9 @@ describe('drive upload (local folder and WebDAV)', () => {
     expect(opened.body).toBe('%PDF-1.4 A-1 invoice.pdf');
     const forged = await harness.app.inject({ url: `${url.slice(0, -4)}AAAA` });
     expect(forged.statusCode).toBe(404);
+    // Opened once, the link is spent.
+    const again = await harness.app.inject({ url });
+    expect(again.statusCode).toBe(404);
 
     const other = await harness.app.inject({
       method: 'POST',
@@ -225,6 +236,54 @@ describe('drive upload (local folder and WebDAV)', () => {
       headers: bearer(other.json().token),
     });
     expect(theirs.statusCode).toBe(404);
+  });
+
+  it('opens a link once even when it is opened at once several times, also through another API process', async () => {
+    const [row] = (await t().database.pool.query(`select id from invoices where invoice_number = 'A-1'`)).rows;
+    // A second API process: its own service and pool on the same database, with the same secret.
+    const other = await openDatabase({ databaseUrl: t().url, dataDir: '/nonexistent', databasePoolSize: 4 });
+    const accounts = new AccountsService(new AccountsRepository(other.db));
+    const otherDrive = new DriveService(other.db, accounts, blobs, harness.auth.box, dataDir, localFactory);
+    const queue = {} as JobQueue<AppJobRegistry>;
+    const otherApp = await buildAuthTestApp(other.db, { routes: [driveRoutes(otherDrive, queue, accounts)] });
+    try {
+      for (let round = 0; round < 5; round++) {
+        const link = await harness.app.inject({
+          method: 'POST',
+          url: `/api/v1/invoices/${row.id}/drive-link`,
+          headers: bearer(token),
+        });
+        const { url } = link.json() as { url: string };
+        const opens = await Promise.all(
+          [harness.app, otherApp.app, harness.app, otherApp.app].map((app) => app.inject({ url })),
+        );
+        const statuses = opens.map((o) => o.statusCode).sort();
+        expect(statuses).toEqual([200, 404, 404, 404]);
+        expect(opens.find((o) => o.statusCode === 200)!.body).toBe('%PDF-1.4 A-1 invoice.pdf');
+      }
+    } finally {
+      await otherApp.app.close();
+      await other.close();
+    }
+  });
+
+  it('keeps the link out of the log', async () => {
+    const [row] = (await t().database.pool.query(`select id from invoices where invoice_number = 'A-1'`)).rows;
+    const link = await harness.app.inject({
+      method: 'POST',
+      url: `/api/v1/invoices/${row.id}/drive-link`,
+      headers: bearer(token),
+    });
+    const { url } = link.json() as { url: string };
+    const secret = new URLSearchParams(url.slice(url.indexOf('?') + 1)).get('link')!;
+    harness.logLines.length = 0;
+    expect((await harness.app.inject({ url })).statusCode).toBe(200);
+    expect((await harness.app.inject({ url })).statusCode).toBe(404);
+    const log = harness.logLines.join('\n');
+    expect(log).toContain('/api/v1/drive/open?link=%5Bredacted%5D');
+    for (const piece of [secret, encodeURIComponent(secret), secret.slice(0, 40), secret.slice(-40)]) {
+      expect(log).not.toContain(piece);
+    }
   });
 
   it('reports the drive, whether it answers, and counts per account', async () => {

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DriveConnection, DriveConnectionBody, DriveStatusResponse } from '@invoicebox/core';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
 import type { AccountsService } from '../accounts/accounts.service';
 import type { SecretBox } from '../auth/secret-box';
 import type { Db } from '../db/client';
@@ -10,6 +11,7 @@ import { uuidArray } from '../db/sql-arrays';
 import { AppError, NotFoundError, UnprocessableError } from '../errors';
 import type { BlobStore } from '../invoices/blob.store';
 import { invoices } from '../invoices/invoices.tables';
+import { ConnectionFailedError } from '../net/outbound';
 import {
   DriveAuthError,
   DriveFileNotFoundError,
@@ -17,14 +19,20 @@ import {
   type DriveStore,
   DriveUnavailableError,
 } from './drive.store';
-import { type DriveConnectionRow, driveConnections } from './drive.tables';
+import { type DriveConnectionRow, driveConnections, driveLinkUses } from './drive.tables';
 import { invoiceDocuments } from './drive-naming';
 
 const PASSWORD_CONTEXT = 'drive_connections.webdav_password';
 const LINK_CONTEXT = 'drive.open-link';
 /** How long a link made for the Drive button opens the file (it is opened at once by the browser that asked). */
 const LINK_SECONDS = 60;
+/** Opened links are remembered this long after they expired (room for clocks of several machines that disagree). */
+const LINK_USE_KEEP = sql`interval '10 minutes'`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PAGE = 100;
+const WEBDAV_UNREACHABLE =
+  'Could not reach the drive: check the WebDAV address, user name and password. Servers on this machine or a ' +
+  'private network can be used only where the operator allows them.';
 
 /** What a drive is built from; `target` names it on the invoices it holds (`local`, `webdav:<url>`, `google:<id>`). */
 export type DriveTarget =
@@ -113,6 +121,9 @@ export class DriveService {
     try {
       await (await this.store(target)).check();
     } catch (error) {
+      // One answer for every failure on a server the person named: a refused port, a time-out, a server that is not
+      // WebDAV, a missing folder and a wrong password must not be told apart (the log has the reason).
+      if (target.kind === 'webdav') throw new ConnectionFailedError(WEBDAV_UNREACHABLE, error);
       // 422, not 401/503: the settings are wrong or the drive is unreachable; the person's session is fine.
       throw new UnprocessableError(`Could not reach the drive: ${(error as Error).message}`);
     }
@@ -316,28 +327,45 @@ export class DriveService {
     const opened = await this.openOn(ownerId, invoice.target, invoice.fileId, true);
     if (opened.kind === 'redirect') return { url: opened.url };
     const token = this.box.encrypt(
-      JSON.stringify({ o: ownerId, i: invoiceId, e: Date.now() + LINK_SECONDS * 1000 }),
+      JSON.stringify({ o: ownerId, i: invoiceId, e: Date.now() + LINK_SECONDS * 1000, n: randomUUID() }),
       LINK_CONTEXT,
     );
     // Relative: the browser opens it on the origin it talks to (whatever proxy is in front).
     return { url: `/api/v1/drive/open?link=${encodeURIComponent(token)}` };
   }
 
-  /** Opens the file behind a link made by `link` (no session: the link is the proof, and it expires in a minute). */
+  /**
+   * Opens the file behind a link made by `link` (no session: the link is the proof). A link opens its file once, within
+   * a minute: a link copied from a log, a history or a shoulder is worth nothing afterwards.
+   */
   async openLink(token: string): Promise<DriveOpenResult> {
-    let claims: { o: string; i: string; e: number };
+    let claims: { o: string; i: string; e: number; n: string };
     try {
       claims = JSON.parse(this.box.decrypt(token, LINK_CONTEXT));
     } catch {
       throw new DriveFileNotFoundError();
     }
     if (!claims || typeof claims.e !== 'number' || claims.e < Date.now()) throw new DriveFileNotFoundError();
+    if (typeof claims.n !== 'string' || !UUID.test(claims.n) || !(await this.useLink(claims))) {
+      throw new DriveFileNotFoundError();
+    }
     const [invoice] = await this.db
       .select({ fileId: invoices.driveFileId, target: invoices.driveTarget })
       .from(invoices)
       .where(and(eq(invoices.ownerId, claims.o), eq(invoices.id, claims.i)));
     if (!invoice?.fileId) throw new DriveFileNotFoundError();
     return this.openOn(claims.o, invoice.target, invoice.fileId, false);
+  }
+
+  /** Marks a link as opened; false when it already was (here or by another process: the row's key decides). */
+  private async useLink(claims: { o: string; e: number; n: string }): Promise<boolean> {
+    await this.db.delete(driveLinkUses).where(lt(driveLinkUses.expiresAt, sql`now() - ${LINK_USE_KEEP}`));
+    const used = await this.db
+      .insert(driveLinkUses)
+      .values({ id: claims.n, ownerId: claims.o, expiresAt: new Date(claims.e) })
+      .onConflictDoNothing()
+      .returning({ id: driveLinkUses.id });
+    return used.length === 1;
   }
 
   private async openOn(ownerId: string, targetKey: string | null, fileId: string, probe: boolean) {

@@ -70,8 +70,8 @@ export class DriveAuthError extends AppError {
 
 /** The drive is unreachable, rate-limited or over quota after retries: the job can be retried later. */
 export class DriveUnavailableError extends AppError {
-  constructor(message: string) {
-    super(message, { code: 'drive_unavailable', status: 503, retryable: true });
+  constructor(message: string, cause?: unknown) {
+    super(message, { code: 'drive_unavailable', status: 503, retryable: true, cause });
   }
 }
 

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { mailAccounts } from '../accounts/accounts.tables';
 import { users } from '../users/users.tables';
 
@@ -21,3 +21,19 @@ export const driveConnections = pgTable('drive_connections', {
 });
 
 export type DriveConnectionRow = typeof driveConnections.$inferSelect;
+
+/**
+ * Drive links (POST /invoices/{id}/drive-link) that were opened: a link opens its file once. The primary key makes
+ * the second of two simultaneous opens lose, in any API process; rows are deleted some minutes after the link expired.
+ */
+export const driveLinkUses = pgTable(
+  'drive_link_uses',
+  {
+    id: uuid('id').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('drive_link_uses_expires_at_idx').on(t.expiresAt)],
+);

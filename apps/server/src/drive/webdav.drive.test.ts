@@ -34,6 +34,8 @@ async function webdavHarness(
     password: dav.password,
     rootPath: '/drive',
     backoffMs: 10,
+    // The test server is on loopback.
+    outbound: { allowPrivate: true },
     ...extra,
   };
   return {
@@ -225,7 +227,44 @@ describe('WebDAV through a failing proxy', () => {
   });
 
   const store = (extra: Partial<WebDavDriveOptions> = {}) =>
-    new WebDavDriveStore({ url: proxyUrl, username: dav.username, password: dav.password, backoffMs: 5, ...extra });
+    new WebDavDriveStore({
+      url: proxyUrl,
+      username: dav.username,
+      password: dav.password,
+      backoffMs: 5,
+      outbound: { allowPrivate: true },
+      ...extra,
+    });
+
+  it('refuses a server on this machine unless the operator allows it, before sending anything and without retries', async () => {
+    const error = await store({ outbound: undefined })
+      .check()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DriveUnavailableError);
+    expect((error as Error).message).toMatch(/is not an allowed target/);
+    expect(seen).toEqual([]);
+  });
+
+  it.each([
+    ['by address', 'http://[::ffff:169.254.169.254]/latest/meta-data/'],
+    ['by a name that resolves to it', 'http://metadata.test/latest/meta-data/'],
+  ])('refuses a redirect to the metadata service (%s), without retrying', async (_how, location) => {
+    plan.push({ status: 302, headers: { location } });
+    const resolve = async (host: string) =>
+      host === 'metadata.test' ? [{ address: '169.254.169.254', family: 4 as const }] : [];
+    const error = await store({ outbound: { allowPrivate: true, resolve } })
+      .check()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DriveUnavailableError);
+    expect((error as Error).message).toMatch(/is not an allowed target/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('follows a redirect to an allowed address', async () => {
+    plan.push({ status: 307, headers: { location: `${proxyUrl}?moved` } });
+    await expect(store().check()).resolves.toEqual({ root: proxyUrl });
+    expect(seen).toEqual(['PROPFIND /', 'PROPFIND /?moved']);
+  });
 
   it.each([503, 500, 429, 507])('retries %d and then succeeds', async (status) => {
     plan.push({ status }, { status });
@@ -272,6 +311,7 @@ describe('WebDAV through a failing proxy', () => {
         timeoutMs: 100,
         retries: 1,
         backoffMs: 5,
+        outbound: { allowPrivate: true },
       });
       const error = await mute.check().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DriveUnavailableError);

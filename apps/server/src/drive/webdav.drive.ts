@@ -1,9 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createClient, parseXML, type WebDAVClient } from 'webdav';
 import { AppError } from '../errors';
+import { guardedAgents, isOutboundRefusal, type OutboundPolicy } from '../net/outbound';
 import {
   DriveAuthError,
   type DriveFile,
@@ -49,6 +48,10 @@ import {
  *
  * Errors: 401/403 are a DriveAuthError; refused connections, timeouts, 5xx, 429 and 507 are retried with backoff
  * (Retry-After honoured), then a DriveUnavailableError.
+ *
+ * The URL is a person's: every socket goes through the outbound policy (net/outbound.ts), which resolves the host
+ * once per connection, checks the addresses and connects to a checked one; redirects the client follows are checked
+ * the same way. A refused address is a DriveUnavailableError at once, without retries.
  */
 export interface WebDavDriveOptions {
   url: string;
@@ -64,6 +67,8 @@ export interface WebDavDriveOptions {
   timeoutMs?: number;
   /** How long an upload waits for another one's lock on the same folder (ms). */
   lockWaitMs?: number;
+  /** Which addresses the server may have. Default: public ones only. */
+  outbound?: OutboundPolicy;
 }
 
 interface IndexEntry {
@@ -118,12 +123,10 @@ export class WebDavDriveStore implements DriveStore {
   private lockUnsupported = false;
 
   constructor(private readonly options: WebDavDriveOptions) {
-    const keepAlive = { keepAlive: true, maxSockets: 8 };
     this.client = createClient(options.url, {
       username: options.username,
       password: options.password,
-      httpAgent: new http.Agent(keepAlive),
-      httpsAgent: new https.Agent(keepAlive),
+      ...guardedAgents(options.outbound ?? { allowPrivate: false }, { keepAlive: true, maxSockets: 8 }),
     });
     this.root = normaliseRoot(options.rootPath ?? '/');
     this.backoffMs = options.backoffMs ?? 500;
@@ -555,6 +558,9 @@ export class WebDavDriveStore implements DriveStore {
         return await fn(AbortSignal.timeout(this.timeoutMs));
       } catch (error) {
         if (isSourceError(error) || error instanceof AppError) throw error;
+        if (isOutboundRefusal(error)) {
+          throw new DriveUnavailableError(`The WebDAV server ${this.describe()} is not an allowed target`, error);
+        }
         const status = httpStatusOf(error);
         if (status === 401 || status === 403) {
           throw new DriveAuthError(
@@ -593,8 +599,12 @@ export class WebDavDriveStore implements DriveStore {
     return path.posix.join(this.root, ...folder);
   }
 
+  /** The drive's root URL, without any user name or password written into it (it goes into messages and logs). */
   private describe(): string {
-    return new URL(this.root.replace(/^\//, ''), this.options.url.replace(/\/?$/, '/')).toString();
+    const url = new URL(this.root.replace(/^\//, ''), this.options.url.replace(/\/?$/, '/'));
+    url.username = '';
+    url.password = '';
+    return url.toString();
   }
 
   private file(folder: string[], stat: Entry, sha256: string): DriveFile {

@@ -45,6 +45,7 @@ export function loggerOptions(level: string): LoggerOptions {
 
 const SECRET_QUERY_PARAMS = new Set([
   'code',
+  'link',
   'state',
   'token',
   'access_token',

@@ -15,6 +15,8 @@ describe('IMAP mail source', () => {
     user: 'alice',
     password: 'secret',
     timeoutSeconds: 5,
+    // The test server is on loopback.
+    outbound: { allowPrivate: true },
   });
 
   async function append(count: number, from = 0, mailbox = 'INBOX') {
@@ -80,6 +82,21 @@ describe('IMAP mail source', () => {
     expect(all.cursor?.Archive?.lastUid).toBe(2);
     const stale = { ...all.cursor!, Archive: { uidValidity: '1', lastUid: 2 } };
     expect((await drain(source, stale)).subjects).toEqual(['Invoice 0', 'Invoice 1']);
+  });
+
+  it('connects only to addresses the policy allows: loopback by address or by name is refused unless allowed', async () => {
+    for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]']) {
+      const denied = new ImapMailSource({ ...settings(), host, outbound: { allowPrivate: false } });
+      const error = await denied.check().catch((e) => e);
+      expect(error).toBeInstanceOf(MailServerUnavailableError);
+      expect(error.message).toMatch(/is not an allowed target/);
+      expect(error.cause).toMatchObject({ code: 'target_not_allowed' });
+    }
+    const byDefault = new ImapMailSource({ ...settings(), outbound: undefined });
+    await expect(byDefault.check()).rejects.toThrow(/is not an allowed target/);
+    // Allowed, a name reaches the server through the address it was checked at.
+    const byName = new ImapMailSource({ ...settings(), host: 'localhost' });
+    expect((await byName.check()).mailboxes).toContain('INBOX');
   });
 
   it('refuses a wrong password with a clear, non-retryable error', async () => {

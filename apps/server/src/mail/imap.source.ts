@@ -1,5 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import { AppError } from '../errors';
+import { isOutboundRefusal, type OutboundPolicy, resolveTarget } from '../net/outbound';
 import { DEFAULT_MAIL_LIMITS } from './mail-limits';
 import type { RawMail } from './mail-message';
 
@@ -23,6 +24,8 @@ export interface ImapSettings {
   mailboxes?: string[];
   /** Seconds to wait for the server to greet or answer. */
   timeoutSeconds?: number;
+  /** Which addresses the server may have (the host is a person's). Default: public ones only. */
+  outbound?: OutboundPolicy;
 }
 
 export type ImapCursor = Record<string, { uidValidity: string; lastUid: number }>;
@@ -175,8 +178,17 @@ export class ImapMailSource {
 
   private async connect(): Promise<ImapFlow> {
     const { host, port, secure, user, password, accessToken, timeoutSeconds = 30 } = this.settings;
+    // The host is resolved and checked once here; imapflow gets the checked address (no lookup of its own) and the
+    // name for TLS (SNI and the certificate check, also after STARTTLS).
+    let target: Awaited<ReturnType<typeof resolveTarget>>;
+    try {
+      target = await resolveTarget(host, this.settings.outbound ?? { allowPrivate: false });
+    } catch (error) {
+      throw toSourceError(error, this.settings);
+    }
     const client = new ImapFlow({
-      host,
+      host: target.addresses[0]!.address,
+      ...(target.servername ? { servername: target.servername } : {}),
       port,
       secure,
       auth: accessToken ? { user, accessToken } : { user, pass: password ?? '' },
@@ -199,6 +211,12 @@ export class ImapMailSource {
 }
 
 function toSourceError(error: unknown, settings: ImapSettings): AppError {
+  if (isOutboundRefusal(error)) {
+    return new MailServerUnavailableError(
+      `The mail server ${settings.host}:${settings.port} is not an allowed target`,
+      error,
+    );
+  }
   if (error instanceof AppError) return error;
   if (error instanceof DOMException && error.name === 'AbortError') throw error;
   const e = error as { authenticationFailed?: boolean; code?: string; message?: string; responseText?: string };

@@ -44,6 +44,8 @@ describe('full_sync and drive_upload jobs', () => {
         DATABASE_URL: t().url,
         INVOICEBOX_DATA_DIR: dataDir,
         INVOICEBOX_SECRET: TEST_SECRET,
+        // The test's Dovecot is on loopback.
+        ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
         JOB_LEASE_SECONDS: '10',
       }),
       createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),

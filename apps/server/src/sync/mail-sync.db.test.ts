@@ -56,6 +56,8 @@ describe('mail sync of an IMAP account', () => {
         DATABASE_URL: t().url,
         INVOICEBOX_DATA_DIR: dataDir,
         INVOICEBOX_SECRET: TEST_SECRET,
+        // The test's Dovecot is on loopback.
+        ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
         JOB_LEASE_SECONDS: '5',
       }),
       createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),

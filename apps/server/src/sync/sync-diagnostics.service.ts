@@ -1,11 +1,13 @@
-import net from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AccountsService } from '../accounts/accounts.service';
 import { imapSettings } from '../accounts/accounts.tables';
 import type { Db } from '../db/client';
+import { connectChecked, type OutboundPolicy } from '../net/outbound';
 
 /** Where each kind of account's mail server is, for the reachability check. */
 const GMAIL_API = { host: 'gmail.googleapis.com', port: 443 };
+/** One text for every failure: a refused port and a silent one must look the same. */
+const UNREACHABLE = 'Could not connect';
 
 export interface PortCheck {
   account_id: string;
@@ -20,14 +22,21 @@ export interface PortCheck {
 
 /**
  * POST /sync/port-check and /sync/user-aggregation: can each account's mail server be reached from here (a TCP
- * connect, no credentials), and what each account has brought in so far.
+ * connect, no credentials), and what each account has brought in so far. An IMAP host is the person's: it is
+ * resolved and checked by the outbound policy like every other connection to it.
  */
 export class SyncDiagnosticsService {
+  private readonly outbound: OutboundPolicy;
+  private readonly timeoutMs: number;
+
   constructor(
     private readonly db: Db,
     private readonly accounts: AccountsService,
-    private readonly timeoutMs = 5000,
-  ) {}
+    options: { outbound?: OutboundPolicy; timeoutMs?: number } = {},
+  ) {
+    this.outbound = options.outbound ?? { allowPrivate: false };
+    this.timeoutMs = options.timeoutMs ?? 5000;
+  }
 
   async portCheck(ownerId: string): Promise<{ accounts: PortCheck[] }> {
     const { accounts } = await this.accounts.list(ownerId);
@@ -87,16 +96,12 @@ export class SyncDiagnosticsService {
     };
   }
 
-  private connect(host: string, port: number): Promise<string | null> {
-    return new Promise((resolve) => {
-      const socket = net.connect({ host, port, timeout: this.timeoutMs });
-      const done = (error: string | null) => {
-        socket.destroy();
-        resolve(error);
-      };
-      socket.once('connect', () => done(null));
-      socket.once('timeout', () => done(`no answer within ${this.timeoutMs} ms`));
-      socket.once('error', (e: NodeJS.ErrnoException) => done(e.code ?? e.message));
-    });
+  private async connect(host: string, port: number): Promise<string | null> {
+    try {
+      (await connectChecked(host, port, this.outbound, this.timeoutMs)).destroy();
+      return null;
+    } catch {
+      return UNREACHABLE;
+    }
   }
 }

@@ -2,6 +2,7 @@ import { JobStartedResponseSchema } from '@invoicebox/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountsService } from '../accounts/accounts.service';
+import { connectRouteOptions, DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE } from '../http/connect-limit';
 import type { JobQueue } from '../jobs/job-queue';
 import type { AppJobRegistry } from '../jobs/registry';
 import type { SyncDiagnosticsService } from './sync-diagnostics.service';
@@ -44,11 +45,13 @@ export function syncRoutes(
   queue: JobQueue<AppJobRegistry>,
   accounts: AccountsService,
   diagnostics: SyncDiagnosticsService,
+  options: { connectRateLimitPerMinute?: number } = {},
 ): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/sync/port-check',
       {
+        ...connectRouteOptions(app, options.connectRateLimitPerMinute ?? DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE),
         schema: {
           tags: ['sync'],
           summary: "Whether each connected account's mail server answers from here (TCP connect, no credentials)",
