@@ -69,7 +69,12 @@ async function benchScale(
   processes: CliProcess[],
   dovecot: Awaited<ReturnType<typeof startDovecot>>,
 ): Promise<void> {
-  const env = { DATABASE_URL: url, INVOICEBOX_SECRET: SECRET, INVOICEBOX_DATA_DIR: dataDir };
+  const env = {
+    DATABASE_URL: url,
+    INVOICEBOX_SECRET: SECRET,
+    INVOICEBOX_DATA_DIR: dataDir,
+    ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+  };
   const apiEnv = { ...env, INVOICEBOX_WORKERS: 'false', LOG_LEVEL: 'warn' };
   // One first: it makes the queue's schema, which processes starting at the same moment can deadlock on.
   const apis = [await startApi(apiEnv)];
