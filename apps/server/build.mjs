@@ -4,7 +4,7 @@ import { build } from 'tsup';
 
 await build({
   // The document sandbox's child processes run their own entry (see src/sandbox/sandbox-entry.ts).
-  entry: { cli: 'src/cli/main.ts', 'extraction-child': 'src/extraction/extraction.child.ts' },
+  entry: { cli: 'src/cli/main.ts', 'document-child': 'src/sandbox/document.child.ts' },
   outDir: 'dist',
   format: ['esm'],
   platform: 'node',

@@ -11,11 +11,9 @@ export interface ExtractTaskInput {
 /** ExtractOptions without the in-process OCR engine (a live object cannot be sent to another process). */
 export type SandboxExtractOptions = Omit<ExtractOptions, 'ocrEngine'>;
 
-/** The tasks of the document sandbox's children, by name. Heavy modules load on the first task that needs them. */
-export const extractionTasks = {
-  async extract(input: ExtractTaskInput): Promise<ExtractionResult> {
-    const { extractInvoiceFields } = await import('./extraction.service');
-    const { bytes, filename, mimeType } = input;
-    return extractInvoiceFields({ bytes, filename, ...(mimeType ? { mimeType } : {}) }, input.options);
-  },
-};
+/** The sandbox task `extract` (runs in a document-sandbox child): the fields of one document. */
+export async function extractTask(input: ExtractTaskInput): Promise<ExtractionResult> {
+  const { extractInvoiceFields } = await import('./extraction.service');
+  const { bytes, filename, mimeType } = input;
+  return extractInvoiceFields({ bytes, filename, ...(mimeType ? { mimeType } : {}) }, input.options);
+}

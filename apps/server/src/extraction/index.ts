@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { closeDocumentSandbox, extractInSandbox } from './extraction.sandbox';
+import { closeDocumentSandbox } from '../sandbox/document-sandbox';
+import { extractInSandbox } from './extraction.sandbox';
 import type { SandboxExtractOptions } from './extraction.tasks';
 import { DEFAULT_LIMITS, type ExtractionResult } from './extraction.types';
 
@@ -10,7 +11,7 @@ export {
   DEFAULT_SANDBOX_SETTINGS,
   type DocumentSandboxSettings,
   documentSandboxPids,
-} from './extraction.sandbox';
+} from '../sandbox/document-sandbox';
 /**
  * Invoice field extraction: vendor, grand total, currency, invoice date and number from e-invoice XML, PDF (text
  * layer or OCR) and images. Every document is read in the document sandbox (extraction.sandbox.ts): child processes
