@@ -1,7 +1,7 @@
 /**
  * Invoice list latency at 100,000 invoices of one owner (spec goal: p95 ≤ 50 ms), on the embedded and the external
  * PostgreSQL: the list as GET /invoices runs it (filters, count, total emails, attachments of the page), unfiltered
- * and with each filter. Prints figures; never fails on time.
+ * and with each filter; and GET /invoices/stats, with and without `user_ids`. Prints figures; never fails on time.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -82,20 +82,27 @@ async function benchList(engine: string, url: string, dir: string): Promise<void
     ];
     console.log(`invoice list, ${engine} PostgreSQL, ${INVOICES} invoices (seeded in ${seedSeconds.toFixed(1)} s):`);
     for (const [label, query] of cases) {
-      for (let i = 0; i < 5; i++) await service.list(owner!.id, query);
-      const times: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const started = performance.now();
-        await service.list(owner!.id, query);
-        times.push(performance.now() - started);
-      }
-      times.sort((x, y) => x - y);
-      const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
-      console.log(`  ${label.padEnd(16)} p50 ${at(0.5).padStart(6)} ms   p95 ${at(0.95).padStart(6)} ms`);
+      await measure(label, () => service.list(owner!.id, query));
     }
+    await measure('stats', () => service.stats(owner!.id));
+    await measure('stats user_ids', () => service.stats(owner!.id, account.userId));
   } finally {
     await database.close();
   }
+}
+
+/** Prints p50 and p95 of `RUNS` calls after five warm-up calls. */
+async function measure(label: string, call: () => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < 5; i++) await call();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await call();
+    times.push(performance.now() - started);
+  }
+  times.sort((x, y) => x - y);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+  console.log(`  ${label.padEnd(16)} p50 ${at(0.5).padStart(6)} ms   p95 ${at(0.95).padStart(6)} ms`);
 }
 
 /** 100,000 messages and invoices in SQL (a quarter with one PDF), spread over five years and fifty vendors. */

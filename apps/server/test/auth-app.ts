@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
+import type { SessionResponse } from '@invoicebox/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { SignUpResult } from '../src/auth/local-auth.service';
 import type { AuthConfig, Config } from '../src/config';
 import type { Db } from '../src/db/client';
 import { buildApp } from '../src/http/app';
@@ -68,15 +70,29 @@ export async function buildAuthTestApp(
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Signs a person up through a test app's API (the first one becomes the owner): their backend token and user id. */
+/**
+ * Signs a person up through a test app's API (the first one becomes the owner; later ones get the neutral 202 and
+ * sign in): their backend token and user id.
+ */
 export async function signUpThroughApi(
   app: Awaited<ReturnType<typeof buildAuthTestApp>>['app'],
   email: string,
   password = 'a long password',
 ): Promise<{ token: string; userId: string }> {
-  const response = await app.inject({ method: 'POST', url: '/api/v1/auth/local/signup', payload: { email, password } });
-  if (response.statusCode !== 201)
+  let response = await app.inject({ method: 'POST', url: '/api/v1/auth/local/signup', payload: { email, password } });
+  if (response.statusCode === 202) {
+    response = await app.inject({ method: 'POST', url: '/api/v1/auth/local/signin', payload: { email, password } });
+    if (response.statusCode !== 200)
+      throw new Error(`sign-in of ${email} failed: ${response.statusCode} ${response.body}`);
+  } else if (response.statusCode !== 201) {
     throw new Error(`sign-up of ${email} failed: ${response.statusCode} ${response.body}`);
+  }
   const body = response.json() as { token: string; user: { id: string } };
   return { token: body.token, userId: body.user.id };
+}
+
+/** The session of a sign-up that made the owner (201); throws on the neutral answer of later sign-ups. */
+export function ownerSession(result: SignUpResult): SessionResponse {
+  if (result.status !== 201) throw new Error(`sign-up did not sign in: ${JSON.stringify(result.body)}`);
+  return result.body;
 }

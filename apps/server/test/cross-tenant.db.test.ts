@@ -9,7 +9,7 @@ import { buildApp } from '../src/http/app';
 import { JobsRepository } from '../src/jobs/jobs.repository';
 import { createLogger } from '../src/logger';
 import { createRuntime, type Runtime } from '../src/runtime';
-import { bearer, TEST_SECRET } from './auth-app';
+import { bearer, signUpThroughApi, TEST_SECRET } from './auth-app';
 import { useTestDatabase } from './db';
 import { buildMail } from './mail/mail-builder';
 
@@ -61,19 +61,10 @@ describe('no cross-tenant reads or writes, on every route', () => {
         routes: runtime.routes,
       }),
     };
-    const signup = async (email: string) => {
-      const res = await harness.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/local/signup',
-        payload: { email, password: 'correct horse battery staple' },
-      });
-      expect(res.statusCode).toBe(201);
-      return res.json() as { token: string; user: { id: string } };
-    };
-    const sa = await signup('alice@example.com');
-    const sb = await signup('bob@example.com');
-    Object.assign(a, { token: sa.token, userId: sa.user.id });
-    Object.assign(b, { token: sb.token, userId: sb.user.id });
+    const sa = await signUpThroughApi(harness.app, 'alice@example.com', 'correct horse battery staple');
+    const sb = await signUpThroughApi(harness.app, 'bob@example.com', 'correct horse battery staple');
+    Object.assign(a, sa);
+    Object.assign(b, sb);
 
     for (const email of ['alice.work@example.com', 'alice.home@example.com']) {
       a.accountIds.push((await accounts.connect(a.userId, { provider: 'imap', email })).userId);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, isNull, max, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { type UserRow, users } from '../db/schema';
 import { authFailures, localCredentials, type SessionRow, sessions } from './auth.tables';
@@ -34,23 +34,89 @@ export class AuthRepository {
       .onConflictDoUpdate({ target: localCredentials.userId, set: { passwordHash, updatedAt: sql`now()` } });
   }
 
-  /** Failures of `subject` since `since`, oldest first. */
-  async failuresSince(subject: string, since: Date): Promise<Date[]> {
-    const rows = await this.db
+  /**
+   * Runs `fn` in one transaction holding a lock on `subject`: attempts of one subject are counted and reserved one
+   * after the other (other subjects are not held up).
+   */
+  async withAttemptLock<T>(subject: string, fn: (repo: AuthRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`invoicebox:auth:${subject}`}, 0))`);
+      return fn(new AuthRepository(tx as unknown as Db));
+    });
+  }
+
+  /** The `n`-th latest failure of `subject` (from `address`, or from anywhere) after `since`, if there are n. */
+  async nthLatestFailure(
+    subject: string,
+    from: { address: string | null } | 'any',
+    since: Date,
+    n: number,
+  ): Promise<Date | undefined> {
+    const [row] = await this.db
       .select({ at: authFailures.failedAt })
       .from(authFailures)
-      .where(and(eq(authFailures.subject, subject), gt(authFailures.failedAt, since)))
-      .orderBy(asc(authFailures.failedAt));
-    return rows.map((r) => r.at);
+      .where(
+        and(
+          eq(authFailures.subject, subject),
+          gt(authFailures.failedAt, since),
+          from === 'any' ? undefined : sql`${authFailures.clientAddress} is not distinct from ${from.address}`,
+        ),
+      )
+      .orderBy(desc(authFailures.failedAt))
+      .offset(n - 1)
+      .limit(1);
+    return row?.at;
   }
 
-  async recordFailure(subject: string, at: Date, pruneBefore: Date): Promise<void> {
-    await this.db.insert(authFailures).values({ subject, failedAt: at });
-    await this.db.delete(authFailures).where(lt(authFailures.failedAt, pruneBefore));
+  /** How many failures `subject` has after `since`, and the latest. */
+  async failureSummary(subject: string, since: Date): Promise<{ count: number; latest: Date | undefined }> {
+    const [row] = await this.db
+      .select({ count: count(), latest: max(authFailures.failedAt) })
+      .from(authFailures)
+      .where(and(eq(authFailures.subject, subject), gt(authFailures.failedAt, since)));
+    return { count: row?.count ?? 0, latest: row?.latest ?? undefined };
   }
 
-  async clearFailures(subject: string): Promise<void> {
-    await this.db.delete(authFailures).where(eq(authFailures.subject, subject));
+  /** Records a failure (or a reservation that counts as one); its id. */
+  async insertFailure(subject: string, address: string | null, at: Date): Promise<string> {
+    const [row] = await this.db
+      .insert(authFailures)
+      .values({ subject, clientAddress: address, failedAt: at })
+      .returning({ id: authFailures.id });
+    return row!.id;
+  }
+
+  async deleteFailure(id: string): Promise<void> {
+    await this.db.delete(authFailures).where(eq(authFailures.id, id));
+  }
+
+  /** Forgets failures older than the longest window; rows another transaction holds are left for next time. */
+  async pruneFailures(before: Date): Promise<void> {
+    await this.db.execute(sql`
+      delete from ${authFailures} where ${authFailures.id} in (
+        select ${authFailures.id} from ${authFailures} where ${authFailures.failedAt} < ${before}
+        limit 1000 for update skip locked)`);
+  }
+
+  async clearFailures(subject: string, from: { address: string | null } | 'any'): Promise<void> {
+    await this.db
+      .delete(authFailures)
+      .where(
+        and(
+          eq(authFailures.subject, subject),
+          from === 'any' ? undefined : sql`${authFailures.clientAddress} is not distinct from ${from.address}`,
+        ),
+      );
+  }
+
+  /** The client addresses `userId` opened sessions from after `since` (the latest hundred). */
+  async sessionAddressesSince(userId: string, since: Date): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ address: sessions.clientAddress })
+      .from(sessions)
+      .where(and(eq(sessions.ownerId, userId), gt(sessions.createdAt, since), isNotNull(sessions.clientAddress)))
+      .limit(100);
+    return rows.map((r) => r.address!);
   }
 
   async insertSession(row: {
@@ -59,6 +125,7 @@ export class AuthRepository {
     createdAt: Date;
     expiresAt: Date;
     userAgent: string | null;
+    clientAddress: string | null;
   }): Promise<SessionRow> {
     const [inserted] = await this.db
       .insert(sessions)

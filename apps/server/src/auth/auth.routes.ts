@@ -13,6 +13,7 @@ import {
   SessionResponseSchema,
   SignInBodySchema,
   SignInResponseSchema,
+  SignUpAcceptedResponseSchema,
   SignUpBodySchema,
   StoreTokensBodySchema,
   StoreTokensResponseSchema,
@@ -48,7 +49,8 @@ export interface AuthModule {
   withSignupLock: <T>(fn: (users: UsersService) => Promise<T>) => Promise<T>;
 }
 
-const context = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'] });
+/** request.ip is the socket's address, or the forwarded client's when the operator trusts a proxy. */
+const context = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'], clientAddress: request.ip });
 
 /** The spec §7 identity calls and the local account, under /api/v1/auth. */
 export function authRoutes(auth: AuthModule): FastifyPluginAsyncZod {
@@ -80,13 +82,18 @@ export function authRoutes(auth: AuthModule): FastifyPluginAsyncZod {
         config: open,
         schema: {
           tags: ['auth'],
-          summary: 'Create the local account (the first one becomes the owner)',
+          summary:
+            'Create the local account: the first one becomes the owner and is signed in (201); later ones, when ' +
+            'sign-up is open, get the same 202 whether or not the address had an account, then sign in',
           security: [],
           body: SignUpBodySchema,
-          response: { 201: SessionResponseSchema },
+          response: { 201: SessionResponseSchema, 202: SignUpAcceptedResponseSchema },
         },
       },
-      async (request, reply) => reply.status(201).send(await auth.local.signUp(request.body, context(request))),
+      async (request, reply) => {
+        const { status, body } = await auth.local.signUp(request.body, context(request));
+        return reply.status(status).send(body);
+      },
     );
 
     app.post(

@@ -37,15 +37,24 @@ export const localCredentials = pgTable('local_credentials', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Failed sign-in and second-factor attempts, counted per subject (an email address or a person) for lock-outs. */
+/**
+ * Sign-in and second-factor attempts that count towards lock-outs (see lockout.ts), per subject (`signin:<email>`,
+ * `mfa:<person>`) and client address. A row is written before the password or code is checked (a reservation) and
+ * counts as a failure unless the attempt succeeds or ends without a verdict.
+ */
 export const authFailures = pgTable(
   'auth_failures',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     subject: text('subject').notNull(),
+    /** The client address of the attempt (Fastify's request.ip); null when not known. */
+    clientAddress: text('client_address'),
     failedAt: timestamp('failed_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('auth_failures_subject_failed_idx').on(t.subject, t.failedAt)],
+  (t) => [
+    index('auth_failures_subject_failed_idx').on(t.subject, t.failedAt),
+    index('auth_failures_failed_idx').on(t.failedAt),
+  ],
 );
 
 /** A server session: what a session token names, and what logout revokes. Backend tokens carry its id (`sid`). */
@@ -63,6 +72,8 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     userAgent: text('user_agent'),
+    /** Where the session was opened from: an address the person signed in from is spared the per-account slow-down. */
+    clientAddress: text('client_address'),
   },
   (t) => [index('sessions_owner_idx').on(t.ownerId)],
 );

@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq, inArray, like } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildAuthTestApp } from '../../test/auth-app';
+import { bearer, buildAuthTestApp, signUpThroughApi } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
-import { mfaFactors, mfaRecoveryCodes } from './auth.tables';
+import { authFailures, mfaChallenges, mfaFactors, mfaRecoveryCodes, sessions } from './auth.tables';
 
 const t = useTestDatabase();
 const EMAIL = 'mfa@example.com';
@@ -190,18 +190,81 @@ describe('TOTP second factor and recovery codes', () => {
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it('checks five of sixteen concurrent wrong codes and refuses the other eleven', async () => {
+    h.clock.advance(16 * 60);
+    await t().database.db.delete(authFailures);
+    const { mfa_token } = (await signIn()).json();
+    const wrongCode = ((Number(await code()) + 1) % 1_000_000).toString().padStart(6, '0');
+    const challenges: string[] = [];
+    for (let i = 0; i < 16; i++) challenges.push(await challenge(mfa_token));
+    const answers = await Promise.all(
+      challenges.map((challenge_id) =>
+        post(`/api/v1/auth/factors/${factorId}/verify`, mfa_token, { code: wrongCode, challenge_id }),
+      ),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(11);
+    const counted = await t().database.db.select().from(authFailures).where(like(authFailures.subject, 'mfa:%'));
+    expect(counted).toHaveLength(5);
+    // Refused attempts did not use up their challenges: they were never looked at.
+    const used = await t().database.db.select().from(mfaChallenges).where(inArray(mfaChallenges.id, challenges));
+    expect(used.filter((c) => c.verifiedAt !== null)).toHaveLength(5);
+  });
+
+  it('lets the person in with password and recovery code past the per-account slow-down, and nobody with one of them', async () => {
+    h.clock.advance(16 * 60);
+    await t().database.db.delete(authFailures);
+    const signInFrom = (remoteAddress: string, payload: object) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/local/signin',
+        payload: { email: EMAIL, ...payload },
+        remoteAddress,
+      });
+    // Twenty failures from four addresses: the account is slowed down.
+    await t()
+      .database.db.insert(authFailures)
+      .values(
+        Array.from({ length: 20 }, (_, i) => ({
+          subject: `signin:${EMAIL}`,
+          clientAddress: `192.0.2.${1 + (i % 4)}`,
+          failedAt: h.clock.now(),
+        })),
+      );
+    // A new address: slowed down without a recovery code, even with the right password.
+    expect((await signInFrom('198.51.100.9', { password: PASSWORD })).statusCode).toBe(429);
+    // With a recovery code the attempt is checked; a wrong password or a wrong code answer alike.
+    const noPassword = await signInFrom('203.0.113.9', { password: 'a guess', recovery_code: recoveryCodes[4]! });
+    const noCode = await signInFrom('203.0.113.9', { password: PASSWORD, recovery_code: 'ABCDE-FGHJK' });
+    for (const res of [noPassword, noCode]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Invalid email or password', code: 'unauthorized' });
+    }
+    // The wrong password did not use the code up.
+    const both = await signInFrom('198.51.100.9', { password: PASSWORD, recovery_code: recoveryCodes[4]! });
+    expect(both.statusCode).toBe(200);
+    expect(both.json().mfa_required).toBeUndefined();
+    const [session] = await t()
+      .database.db.select()
+      .from(sessions)
+      .where(eq(sessions.ownerId, both.json().user.id))
+      .orderBy(desc(sessions.createdAt))
+      .limit(1);
+    expect(session).toMatchObject({ method: 'password+recovery', clientAddress: '198.51.100.9' });
+    // Now it is used up.
+    const again = await signInFrom('198.51.100.10', { password: PASSWORD, recovery_code: recoveryCodes[4]! });
+    expect(again.statusCode).toBe(401);
+  });
+
   it("keeps people apart: another person's factor is not found", async () => {
-    const other = await h.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/local/signup',
-      payload: { email: 'other@example.com', password: PASSWORD },
-    });
-    const res = await post(`/api/v1/auth/factors/${factorId}/challenge`, other.json().token, {});
+    const other = await signUpThroughApi(h.app, 'other@example.com', PASSWORD);
+    const res = await post(`/api/v1/auth/factors/${factorId}/challenge`, other.token, {});
     expect(res.statusCode).toBe(404);
     const del = await h.app.inject({
       method: 'DELETE',
       url: `/api/v1/auth/factors/${factorId}`,
-      headers: bearer(other.json().token),
+      headers: bearer(other.token),
     });
     expect(del.statusCode).toBe(404);
   });

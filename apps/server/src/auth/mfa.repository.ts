@@ -96,6 +96,20 @@ export class MfaRepository {
     }
   }
 
+  async hasRecoveryCode(ownerId: string, codeHash: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: mfaRecoveryCodes.id })
+      .from(mfaRecoveryCodes)
+      .where(
+        and(
+          eq(mfaRecoveryCodes.ownerId, ownerId),
+          eq(mfaRecoveryCodes.codeHash, codeHash),
+          isNull(mfaRecoveryCodes.usedAt),
+        ),
+      );
+    return rows.length > 0;
+  }
+
   /** Uses up an unused recovery code; false when there is none with this hash. */
   async useRecoveryCode(ownerId: string, codeHash: string, at: Date): Promise<boolean> {
     const rows = await this.db

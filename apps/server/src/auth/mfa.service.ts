@@ -13,7 +13,7 @@ import { NotFoundError, UnauthorizedError, UnprocessableError } from '../errors'
 import type { UsersService } from '../users/users.service';
 import type { AuthRepository } from './auth.repository';
 import type { MfaFactorRow } from './auth.tables';
-import { Lockout } from './lockout';
+import { Lockout, SECOND_FACTOR_RULES } from './lockout';
 import type { MfaRepository } from './mfa.repository';
 import type { SecretBox } from './secret-box';
 import type { Principal, RequestContext, SessionsService } from './sessions.service';
@@ -51,7 +51,7 @@ export class MfaService {
     now?: () => Date,
   ) {
     this.now = now ?? (() => new Date());
-    this.lockout = new Lockout(authRepository, 'verification', this.now);
+    this.lockout = new Lockout(authRepository, 'verification', SECOND_FACTOR_RULES, this.now);
   }
 
   async list(ownerId: string): Promise<Factor[]> {
@@ -126,25 +126,18 @@ export class MfaService {
   ): Promise<SessionResponse> {
     const caller = await this.caller(headers);
     const factor = await this.factorFor(caller, factorId);
-    const subject = `mfa:${caller.user.id}`;
-    await this.lockout.check(subject);
+    const attempt = await this.lockout.reserve(`mfa:${caller.user.id}`, context.clientAddress ?? null);
     const now = this.now();
-    const result = await verifyTotp({
-      secret: this.box.decrypt(factor.secretEncrypted, SECRET_CONTEXT),
-      token: body.code,
-      epoch: Math.floor(now.getTime() / 1000),
-      epochTolerance: TOTP_TOLERANCE_SECONDS,
-      ...(factor.lastTimeStep === null ? {} : { afterTimeStep: factor.lastTimeStep }),
-    }).catch(() => ({ valid: false as const }));
+    const timeStep = await this.checkCode(factor, body.code, now);
     if (!(await this.repository.consumeChallenge(factor.id, body.challenge_id, now))) {
+      // No verdict is given, so the attempt does not count.
+      await attempt.release();
       throw new UnprocessableError('The challenge has expired or was already used; request a new one');
     }
-    const timeStep = result.valid && 'timeStep' in result ? result.timeStep : undefined;
     if (timeStep === undefined || !(await this.repository.acceptTimeStep(factor.id, timeStep, now))) {
-      await this.lockout.fail(subject);
       throw new UnprocessableError('Invalid code');
     }
-    await this.lockout.succeed(subject);
+    await attempt.succeed();
 
     let recoveryCodes: string[] | undefined;
     if (factor.status === 'unverified') {
@@ -160,14 +153,34 @@ export class MfaService {
   async recover(headers: Headers, code: string, context: RequestContext): Promise<SessionResponse> {
     const caller = await this.caller(headers);
     if (caller.mode !== 'mfa') throw new UnauthorizedError('A recovery code completes a sign-in');
-    const subject = `mfa:${caller.user.id}`;
-    await this.lockout.check(subject);
+    const attempt = await this.lockout.reserve(`mfa:${caller.user.id}`, context.clientAddress ?? null);
     if (!(await this.repository.useRecoveryCode(caller.user.id, hashRecoveryCode(code), this.now()))) {
-      await this.lockout.fail(subject);
       throw new UnprocessableError('Invalid recovery code');
     }
-    await this.lockout.succeed(subject);
+    await attempt.succeed();
     return this.sessions.open(caller.user, 'password+recovery', context);
+  }
+
+  /** Whether `code` is an unused recovery code of the person (nothing is used up or counted). */
+  async hasRecoveryCode(ownerId: string, code: string): Promise<boolean> {
+    return this.repository.hasRecoveryCode(ownerId, hashRecoveryCode(code));
+  }
+
+  /** Uses up a recovery code given with the password of a sign-in; false when it is gone (used meanwhile). */
+  async useRecoveryCode(ownerId: string, code: string): Promise<boolean> {
+    return this.repository.useRecoveryCode(ownerId, hashRecoveryCode(code), this.now());
+  }
+
+  /** The time step of `code` when it is a current code of the factor not used before, else undefined. */
+  private async checkCode(factor: MfaFactorRow, code: string, now: Date): Promise<number | undefined> {
+    const result = await verifyTotp({
+      secret: this.box.decrypt(factor.secretEncrypted, SECRET_CONTEXT),
+      token: code,
+      epoch: Math.floor(now.getTime() / 1000),
+      epochTolerance: TOTP_TOLERANCE_SECONDS,
+      ...(factor.lastTimeStep === null ? {} : { afterTimeStep: factor.lastTimeStep }),
+    }).catch(() => ({ valid: false as const }));
+    return result.valid && 'timeStep' in result ? result.timeStep : undefined;
   }
 
   /** Replaces the recovery codes of a person who has a verified factor; returns the new codes, shown once. */

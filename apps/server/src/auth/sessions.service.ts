@@ -16,6 +16,8 @@ export interface Principal {
 
 export interface RequestContext {
   userAgent?: string | undefined;
+  /** The client address (Fastify's request.ip): lock-outs count per address, and sessions remember it. */
+  clientAddress?: string | undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -62,6 +64,7 @@ export class SessionsService {
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.config.sessionSeconds * 1000),
       userAgent: context.userAgent?.slice(0, 512) ?? null,
+      clientAddress: context.clientAddress ?? null,
     });
     return { sessionId: session.id, response: await this.answer(user, session) };
   }

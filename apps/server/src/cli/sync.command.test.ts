@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerSession } from '../../test/auth-app';
 import { startDovecot, type TestDovecot } from '../../test/dovecot';
 import { buildMail } from '../../test/mail/mail-builder';
 import { loadConfig } from '../config';
@@ -37,7 +38,9 @@ describe('invoicebox sync', () => {
       loadConfig({ INVOICEBOX_DATA_DIR: dir, INVOICEBOX_WORKERS: 'false', ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }),
       createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),
     );
-    const owner = await runtime.auth.local.signUp({ email: 'owner@example.com', password: 'a long password' }, {});
+    const owner = ownerSession(
+      await runtime.auth.local.signUp({ email: 'owner@example.com', password: 'a long password' }, {}),
+    );
     await runtime.imapAccounts.connect(owner.user.id, {
       email: 'cli@mail.test',
       host: dovecot.host,

@@ -224,16 +224,11 @@ describe('drive upload (local folder and WebDAV)', () => {
     const again = await harness.app.inject({ url });
     expect(again.statusCode).toBe(404);
 
-    const other = await harness.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/local/signup',
-      payload: { email: 'other@example.com', password: 'another long password' },
-    });
-    expect(other.statusCode).toBe(201);
+    const other = await signUpThroughApi(harness.app, 'other@example.com', 'another long password');
     const theirs = await harness.app.inject({
       method: 'POST',
       url: `/api/v1/invoices/${row.id}/drive-link`,
-      headers: bearer(other.json().token),
+      headers: bearer(other.token),
     });
     expect(theirs.statusCode).toBe(404);
   });

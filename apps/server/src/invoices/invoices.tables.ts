@@ -3,7 +3,9 @@ import {
   bigint,
   boolean,
   index,
+  integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -154,6 +156,27 @@ export const invoiceAccounts = pgTable(
       .references(() => mailAccounts.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.invoiceId, t.accountId] }), index('invoice_accounts_account_idx').on(t.accountId)],
+);
+
+/**
+ * The invoice counts and sums behind GET /invoices/stats, kept by triggers on `invoices` (the hand-written
+ * migration `*_invoice_totals_triggers.sql`) so that the stats read a few rows instead of every invoice: one row per owner,
+ * set of accounts an invoice was seen through, currency (`USD` when none was read, as the stats count it) and month
+ * (`YYYY-MM` of invoice_date, '' when the date does not start with one). No foreign key on owner_id: when a person is
+ * deleted their invoices go first or last in the cascade, and the triggers' updates must not depend on that order;
+ * a row whose count reaches zero is deleted.
+ */
+export const invoiceTotals = pgTable(
+  'invoice_totals',
+  {
+    ownerId: uuid('owner_id').notNull(),
+    accountIds: uuid('account_ids').array().notNull(),
+    currency: text('currency').notNull(),
+    month: text('month').notNull(),
+    invoices: integer('invoices').notNull(),
+    amountMinor: numeric('amount_minor').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.accountIds, t.currency, t.month] })],
 );
 
 export type InvoiceRow = typeof invoices.$inferSelect;

@@ -72,9 +72,7 @@ export function oidcRoutes(
             request.params.provider,
             callbackUrl,
             readCookie(request, BINDING_COOKIE),
-            {
-              userAgent: request.headers['user-agent'],
-            },
+            { userAgent: request.headers['user-agent'], clientAddress: request.ip },
           );
           return reply.redirect(`${SPA_CALLBACK}?code=${encodeURIComponent(code)}`, 302);
         } catch (error) {

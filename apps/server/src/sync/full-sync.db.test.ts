@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SECRET } from '../../test/auth-app';
+import { ownerSession, TEST_SECRET } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { startDovecot, type TestDovecot } from '../../test/dovecot';
 import { buildMail } from '../../test/mail/mail-builder';
@@ -50,7 +50,9 @@ describe('full_sync and drive_upload jobs', () => {
       }),
       createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),
     );
-    const owner = await runtime.auth.local.signUp({ email: 'fay@example.com', password: 'a long password' }, {});
+    const owner = ownerSession(
+      await runtime.auth.local.signUp({ email: 'fay@example.com', password: 'a long password' }, {}),
+    );
     ownerId = owner.user.id;
     await runtime.imapAccounts.connect(ownerId, {
       email: 'fay@mail.test',

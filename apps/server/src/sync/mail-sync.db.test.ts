@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SECRET } from '../../test/auth-app';
+import { ownerSession, TEST_SECRET } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { startDovecot, type TestDovecot } from '../../test/dovecot';
 import { buildMail } from '../../test/mail/mail-builder';
@@ -63,7 +63,9 @@ describe('mail sync of an IMAP account', () => {
       createLogger('silent', new Writable({ write: (_c, _e, done) => done() })),
     );
     await runtime.startWorkers(1);
-    const session = await runtime.auth.local.signUp({ email: 'sam@example.com', password: 'a long password' }, {});
+    const session = ownerSession(
+      await runtime.auth.local.signUp({ email: 'sam@example.com', password: 'a long password' }, {}),
+    );
     ownerId = session.user.id;
     const account = await runtime.imapAccounts.connect(ownerId, {
       email: 'sam@example.com',

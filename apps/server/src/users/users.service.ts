@@ -47,17 +47,20 @@ export class UsersService {
    * callers serialise calls (see AuthRepository.withSignupLock). Refuses an email that is taken with a 409.
    */
   async create(input: { email: string; displayName: string }): Promise<UserRow> {
+    const row = await this.tryCreate(input);
+    if (!row) throw new ConflictError('An account with this email already exists');
+    return row;
+  }
+
+  /** As create, but undefined when the email is taken (for callers that must not say so). */
+  async tryCreate(input: { email: string; displayName: string }): Promise<UserRow | undefined> {
     const email = normalizeEmail(input.email);
-    if (await this.repository.findByEmail(email)) {
-      throw new ConflictError('An account with this email already exists');
-    }
+    if (await this.repository.findByEmail(email)) return undefined;
     const isOwner = !(await this.ownerExists());
     const placeholder = isOwner ? await this.repository.findByExactEmail(LOCAL_OWNER_EMAIL) : undefined;
     if (placeholder) {
       return this.repository.update(placeholder.id, { email, displayName: input.displayName, isLocalOwner: true });
     }
-    const row = await this.repository.insert({ email, displayName: input.displayName, isLocalOwner: isOwner });
-    if (!row) throw new ConflictError('An account with this email already exists');
-    return row;
+    return this.repository.insert({ email, displayName: input.displayName, isLocalOwner: isOwner });
   }
 }

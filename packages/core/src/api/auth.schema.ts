@@ -30,10 +30,26 @@ export const SignUpBodySchema = z.object({
 });
 export type SignUpBody = z.infer<typeof SignUpBodySchema>;
 
+/**
+ * The answer of POST /auth/local/signup (202) once an owner exists and sign-up is open to more people: the same for
+ * a free address (the account was made) and a taken one (nothing changed), so that sign-up does not tell which
+ * addresses have accounts. The person then signs in with the email and password.
+ */
+export const SignUpAcceptedResponseSchema = z.object({
+  sign_in_required: z.literal(true),
+  message: z.string(),
+});
+export type SignUpAcceptedResponse = z.infer<typeof SignUpAcceptedResponseSchema>;
+
 /** POST /auth/local/signin */
 export const SignInBodySchema = z.object({
   email: z.string().trim().max(320),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  /**
+   * A recovery code given with the password: both are checked, and the per-account slow-down of repeated failures
+   * does not apply (see the README, "Sign-in limits").
+   */
+  recovery_code: z.string().trim().min(1).max(64).optional(),
 });
 export type SignInBody = z.infer<typeof SignInBodySchema>;
 
@@ -50,6 +66,9 @@ export const SessionResponseSchema = z.object({
   recovery_codes: z.array(z.string()).optional(),
 });
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
+
+/** Sign-up makes the owner (201, signed in) or, later, answers neutrally (202). */
+export const SignUpResponseSchema = z.union([SessionResponseSchema, SignUpAcceptedResponseSchema]);
 
 export const FactorTypeSchema = z.enum(['totp']);
 export const FactorSchema = z.object({

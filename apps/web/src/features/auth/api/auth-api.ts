@@ -7,6 +7,7 @@ import {
   OidcStartResponseSchema,
   SessionResponseSchema,
   SignInResponseSchema,
+  SignUpResponseSchema,
 } from '@invoicebox/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -22,10 +23,12 @@ export const authMethodsQueryOptions = () =>
 
 export const useAuthMethods = () => useQuery(authMethodsQueryOptions());
 
+/** The owner's sign-up answers with the session; later ones (open sign-up) with a neutral note to sign in. */
 export const signUp = (body: { email: string; password: string; display_name?: string }) =>
-  api.post('/auth/local/signup', { schema: SessionResponseSchema, body, auth: false });
+  api.post('/auth/local/signup', { schema: SignUpResponseSchema, body, auth: false });
 
-export const signIn = (body: { email: string; password: string }) =>
+/** `recovery_code`: given with the password, it spares the per-account slow-down of repeated failures. */
+export const signIn = (body: { email: string; password: string; recovery_code?: string }) =>
   api.post('/auth/local/signin', { schema: SignInResponseSchema, body, auth: false });
 
 /** Second-factor calls carry the short mfa token of the sign-in answer instead of a backend token. */

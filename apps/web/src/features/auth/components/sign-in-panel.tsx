@@ -127,10 +127,13 @@ function LocalForm({
   onSignedIn: (session: SessionResponse) => Promise<void>;
   onMfa: (answer: MfaRequiredResponse) => void;
 }) {
-  const ids = { email: useId(), password: useId(), name: useId(), error: useId() };
+  const ids = { email: useId(), password: useId(), name: useId(), code: useId(), error: useId() };
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
+  const [code, setCode] = useState('');
+  // Shown once sign-in is slowed down: a recovery code given with the password gets the person in regardless.
+  const [askCode, setAskCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -140,13 +143,21 @@ function LocalForm({
     setError(null);
     try {
       if (creating) {
-        await onSignedIn(await signUp({ email, password, ...(name.trim() ? { display_name: name.trim() } : {}) }));
+        const created = await signUp({ email, password, ...(name.trim() ? { display_name: name.trim() } : {}) });
+        if ('sign_in_required' in created) {
+          const answer = await signIn({ email, password });
+          if ('mfa_required' in answer) onMfa(answer);
+          else await onSignedIn(answer);
+        } else {
+          await onSignedIn(created);
+        }
       } else {
-        const answer = await signIn({ email, password });
+        const answer = await signIn({ email, password, ...(code.trim() ? { recovery_code: code.trim() } : {}) });
         if ('mfa_required' in answer) onMfa(answer);
         else await onSignedIn(answer);
       }
     } catch (e) {
+      if (!creating && e instanceof ApiError && e.status === 429) setAskCode(true);
       setError(e instanceof ApiError || e instanceof Error ? e.message : 'Unknown error occurred');
     } finally {
       setBusy(false);
@@ -202,6 +213,20 @@ function LocalForm({
         />
         {creating ? <p className="mt-1 text-xs text-slate-500">At least 8 characters.</p> : null}
       </div>
+      {askCode ? (
+        <div>
+          <label htmlFor={ids.code} className="text-sm font-medium text-slate-700">
+            Recovery code (if you have one)
+          </label>
+          <input
+            id={ids.code}
+            className={inputClass}
+            autoComplete="off"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </div>
+      ) : null}
       {error ? (
         <p id={ids.error} role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
           {error}
