@@ -26,7 +26,7 @@ import { closeDocumentSandbox, configureDocumentSandbox } from './extraction/ind
 import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
-import { LocalBlobStore } from './invoices/blob.store';
+import { createBlobStore } from './invoices/blob-store.factory';
 import { DocumentReader } from './invoices/document-reader';
 import { FieldsRefreshService } from './invoices/fields-refresh.service';
 import { IngestService } from './invoices/ingest.service';
@@ -96,7 +96,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     // Where the servers people name (IMAP, WebDAV) may be; operator-set targets (database, Google, OIDC) are not checked.
     const outbound = { allowPrivate: config.allowPrivateNetworkTargets };
     const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts, outbound);
-    const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+    const blobs = createBlobStore(config, database.db, 'documents');
     const invoices = new InvoicesService(database.db, accounts, blobs);
     const preferences = new PreferencesService(database.db);
     // Documents are read in the document sandbox, loaded on first use: `start` does not pay for it.
@@ -134,7 +134,15 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       config.dataDir,
       createDriveFactory(providerAccess, config.googleApiRootUrl, {}, outbound),
     );
-    const mailImport = new MailImportService(config.dataDir, config.importMaxBytes, users, accounts, ingest);
+    const mailImport = new MailImportService(
+      database.db,
+      createBlobStore(config, database.db, 'uploads'),
+      path.join(config.dataDir, 'tmp'),
+      config.importMaxBytes,
+      users,
+      accounts,
+      ingest,
+    );
     const queue = new JobQueue(
       createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts }),
       jobsRepository,
@@ -198,7 +206,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       },
       async startWorkers(concurrency: number) {
         // Partial files of a worker that was killed mid-write (never referenced by any row).
-        await blobs.sweepTemp().catch((error) => logger.warn({ err: error }, 'could not sweep temporary blob files'));
+        await blobs
+          .sweepTemp?.()
+          .catch((error: unknown) => logger.warn({ err: error }, 'could not sweep temporary blob files'));
         // Uploaded mail files whose import failed for good a week ago.
         await mailImport.sweep().catch((error) => logger.warn({ err: error }, 'could not sweep old mail uploads'));
         await queue.work(concurrency);
