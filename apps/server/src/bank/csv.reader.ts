@@ -593,8 +593,14 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
   if (text.slice(0, 4096).includes('\u0000')) return fail('unsupported_format', 'The file is binary, not CSV text.');
   const delimiter = detectDelimiter(text);
   let records: string[][];
+  // Source line of each record (empty lines and quoted line breaks make it differ from the record's index).
+  const lines: number[] = [];
   try {
     records = parse(text, {
+      on_record: (record: string[], context: { lines: number }) => {
+        lines.push(context.lines);
+        return record;
+      },
       delimiter,
       relax_column_count: true,
       relax_quotes: true,
@@ -639,7 +645,7 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
     (moneyCells.length ? (findCurrencies(moneyCells.slice(0, 50).join(' '))[0] ?? null) : null);
   const transactions: StatementTransaction[] = [];
   rows.forEach((r, i) => {
-    const line = headerAt + i + 2;
+    const line = lines[headerAt + 1 + i] ?? headerAt + i + 2;
     const rawDate = cell(r, dateCol);
     const date = toDate(rawDate, order);
     const rowCurrency = currencyCode(cell(r, cols.currency)) ?? fileCurrency;
@@ -671,7 +677,7 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
     const balance = cols.balance !== undefined ? money(cell(r, cols.balance), decimals, decimal) : null;
     transactions.push(
       transaction({
-        date: cols.date !== undefined ? date : date,
+        date,
         valueDate:
           cols.date !== undefined && cols.valueDate !== undefined ? toDate(cell(r, cols.valueDate), order) : null,
         description: joinText(name, ...cols.description.map((c) => cell(r, c))),
