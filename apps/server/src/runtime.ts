@@ -15,6 +15,10 @@ import { loadSecretBox } from './auth/secret-box';
 import { type Principal, SessionsService } from './auth/sessions.service';
 import { SigningKeys, SigningKeysRepository } from './auth/signing-keys';
 import { TokenIssuer } from './auth/tokens';
+import { bankRoutes } from './bank/bank.routes';
+import { BankStatementsService } from './bank/bank.service';
+import { reconcileTransactions } from './bank/reconciler';
+import { readStatementInSandbox } from './bank/statement.sandbox';
 import { type Config, documentSettings, type OidcProviderConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
@@ -70,6 +74,7 @@ export interface Runtime {
   readonly mailSync: MailSyncService;
   /** Filing invoices in the person's drive. */
   readonly drive: DriveService;
+  readonly bank: BankStatementsService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -143,8 +148,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       accounts,
       ingest,
     );
+    const bank = new BankStatementsService(database.db, accounts, blobs, readStatementInSandbox, reconcileTransactions);
     const queue = new JobQueue(
-      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts }),
+      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts, bank }),
       jobsRepository,
       {
         connectionString: database.url,
@@ -175,12 +181,14 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       invoices,
       mailSync,
       drive,
+      bank,
       routes: [
         accountsRoutes(accounts, imapAccounts, connectLimit),
         invoicesRoutes(invoices),
         syncRoutes(queue, accounts, new SyncDiagnosticsService(database.db, accounts, { outbound }), connectLimit),
         driveRoutes(drive, queue, accounts, connectLimit),
         mailImportRoutes(mailImport, queue),
+        bankRoutes(bank, queue),
         preferencesRoutes(preferences),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {

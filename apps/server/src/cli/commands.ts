@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerExtractCommand } from './extract.command';
 import { registerImportCommand } from './import.command';
 import { registerMigrateCommand } from './migrate.command';
+import { registerReconcileCommand } from './reconcile.command';
 import { registerScanCommand } from './scan.command';
 import { registerStartCommand } from './start.command';
 import { registerSyncCommand } from './sync.command';
@@ -16,4 +17,5 @@ export const commands: Array<(program: Command) => void> = [
   registerImportCommand,
   registerSyncCommand,
   registerExtractCommand,
+  registerReconcileCommand,
 ];
