@@ -25,6 +25,7 @@ import {
 } from './bank.tables';
 import type { ReconcileDecisions, ReconcileInvoice, Reconciler } from './reconciler';
 import type { ParsedStatement, StatementReadResult, StatementTransaction } from './statement.types';
+import { mergeStatements } from './statement-merge';
 
 /** The spec's message for a file that is not a statement we can read (§5). */
 export const NOT_A_PDF_MESSAGE = 'Please select a PDF file.';
@@ -471,29 +472,6 @@ function decodeBase64(data: string, maxBytes: number): Buffer {
     throw new PayloadTooLargeError(`The file is larger than ${Math.round(maxBytes / 1048576)} MB`);
   }
   return bytes;
-}
-
-/** Several statements in one file (camt.053, MT940) are one statement of the account over the whole period. */
-function mergeStatements(statements: ParsedStatement[]): ParsedStatement {
-  if (statements.length === 1) return statements[0]!;
-  const first = statements[0];
-  const last = statements.at(-1);
-  const dates = (pick: (s: ParsedStatement) => string | null) =>
-    statements
-      .map(pick)
-      .filter((d): d is string => !!d)
-      .sort();
-  return {
-    bankName: first?.bankName ?? null,
-    accountNumber: first?.accountNumber ?? null,
-    startDate: dates((s) => s.startDate)[0] ?? null,
-    endDate: dates((s) => s.endDate).at(-1) ?? null,
-    currency: first?.currency ?? null,
-    openingBalanceMinor: first?.openingBalanceMinor ?? null,
-    closingBalanceMinor: last?.closingBalanceMinor ?? null,
-    transactions: statements.flatMap((s) => s.transactions),
-    warnings: statements.flatMap((s) => s.warnings),
-  };
 }
 
 function hasHeader(s: ParsedStatement): boolean {
