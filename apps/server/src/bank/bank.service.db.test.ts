@@ -1,7 +1,9 @@
+import { InvoiceListQuerySchema } from '@invoicebox/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/db';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
+import { InvoicesService } from '../invoices/invoices.service';
 import { PgBlobStore } from '../invoices/pg-blob.store';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
@@ -136,6 +138,21 @@ describe('bank statements service', () => {
       ['2026-03-09', 45.5, 'debit', invoiceIds['A-200']],
     ]);
     expect(analysis.transactions[0]!.matched_invoice).toMatchObject({ vendor: 'Vendor A-100', amount: '120.00' });
+    // The invoice list says which transaction paid each invoice (the card shows it).
+    const listed = await new InvoicesService(
+      t().database.db,
+      accounts,
+      new PgBlobStore(t().database.db, 'documents'),
+    ).list(alice, InvoiceListQuerySchema.parse({ user_ids: aliceAccounts.join(','), has_attachments: 'false' }));
+    const byNumber = new Map(listed.invoices.map((i) => [i.invoice_number, i.payment]));
+    expect(byNumber.get('A-100')).toEqual({
+      statement_id: id,
+      transaction_id: analysis.transactions[0]!.id,
+      date: '2026-03-03',
+      amount: 120,
+      currency: 'EUR',
+      description: 'ACME A-100',
+    });
     // Running it again (a retried job) stores the same, nothing twice.
     await service.analyze(alice, id);
     expect((await service.get(alice, id)).transactions).toHaveLength(3);
