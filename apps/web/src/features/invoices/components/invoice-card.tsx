@@ -95,7 +95,14 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
           <Badge variant="outline">{invoice.category}</Badge>
           <Badge variant="secondary">{invoice.frequency}</Badge>
           {invoice.invoice_number ? <Badge variant="secondary">No. {invoice.invoice_number}</Badge> : null}
+          {invoice.payment ? <Badge variant="success">Paid</Badge> : null}
         </div>
+        {invoice.payment ? (
+          <p className="text-sm text-slate-600">
+            Paid {formatShortUsDate(invoice.payment.date)}: {invoice.payment.amount.toFixed(2)}{' '}
+            {invoice.payment.currency} — {invoice.payment.description}
+          </p>
+        ) : null}
         {invoice.details ? <p className="line-clamp-2 text-sm text-slate-600">{invoice.details}</p> : null}
         {invoice.status === 'failed' && invoice.drive_error ? (
           <p className="text-sm text-red-700">Not filed in the drive: {invoice.drive_error}</p>
