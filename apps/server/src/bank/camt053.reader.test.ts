@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bankDatasets, camtTruth, headerScore, matchTransactions, pct } from '../../test/bank/bank-datasets';
+import { describeStatementReader } from '../../test/bank/statement-reader.contract';
+import { camtSample } from '../../test/bank/statement-samples';
 import { camt053Reader, parseCamt053 } from './camt053.reader';
 
 const dir = path.join(bankDatasets, 'camt053');
@@ -87,4 +89,11 @@ describe('camt.053 reader on the genkgo/camt fixtures', () => {
       errors: [{ code: 'unsupported_format' }],
     });
   });
+});
+
+describeStatementReader('camt053', {
+  reader: camt053Reader,
+  sample: camtSample,
+  filename: 'statement.xml',
+  balances: 'opening-closing',
 });

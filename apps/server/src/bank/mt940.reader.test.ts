@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bankDatasets, headerScore, matchTransactions, mt940Truth, pct } from '../../test/bank/bank-datasets';
+import { describeStatementReader } from '../../test/bank/statement-reader.contract';
+import { mt940Sample } from '../../test/bank/statement-samples';
 import { mt940Reader, parseMt940 } from './mt940.reader';
 
 const dir = path.join(bankDatasets, 'mt940');
@@ -72,4 +74,11 @@ describe('MT940/MT942 reader on the python-mt940 fixtures', () => {
     const r = parseMt940(':20:A\n:25:1\n:60F:C231231EUR0,00\n:61:2312310102C1,00NTRFX\n:62F:C240102EUR1,00\n');
     expect(r.ok && r.statements[0]!.transactions[0]).toMatchObject({ date: '2024-01-02', valueDate: '2023-12-31' });
   });
+});
+
+describeStatementReader('mt940', {
+  reader: mt940Reader,
+  sample: mt940Sample,
+  filename: 'statement.sta',
+  balances: 'opening-closing',
 });

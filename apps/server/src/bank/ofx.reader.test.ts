@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bankDatasets, pct } from '../../test/bank/bank-datasets';
+import { describeStatementReader } from '../../test/bank/statement-reader.contract';
+import { ofxSample } from '../../test/bank/statement-samples';
 import { ofxReader, parseOfx } from './ofx.reader';
 import type { ParsedStatement } from './statement.types';
 
@@ -99,4 +101,11 @@ describe('OFX reader on the ofxparse fixtures', () => {
       errors: [{ code: 'xml_doctype' }],
     });
   });
+});
+
+describeStatementReader('ofx', {
+  reader: ofxReader,
+  sample: ofxSample,
+  filename: 'statement.ofx',
+  balances: 'closing-only',
 });
