@@ -95,6 +95,7 @@ describe('OFX reader on the ofxparse fixtures', () => {
       ok: false,
       errors: [{ code: 'no_statements' }],
     });
+    expect(parseOfx(`<OFX>${'<A>'.repeat(200_000)}`)).toMatchObject({ ok: false, errors: [{ code: 'no_statements' }] });
     expect(parseOfx('just text')).toMatchObject({ ok: false, errors: [{ code: 'unsupported_format' }] });
     expect(parseOfx('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><OFX></OFX>')).toMatchObject({
       ok: false,
