@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bankDatasets, camtTruth, headerScore, matchTransactions, pct } from '../../test/bank/bank-datasets';
+import { describeStatementReader } from '../../test/bank/statement-reader.contract';
+import { camtSample } from '../../test/bank/statement-samples';
 import { camt053Reader, parseCamt053 } from './camt053.reader';
 
 const dir = path.join(bankDatasets, 'camt053');
@@ -73,6 +75,12 @@ describe('camt.053 reader on the genkgo/camt fixtures', () => {
     expect(jpy.ok && jpy.statements[0]!.accountNumber).toBe('42');
   });
 
+  it('honours a declared ISO-8859-1 encoding', async () => {
+    const xml = `<?xml version="1.0" encoding="ISO-8859-1"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Acct><Id><IBAN>DE1</IBAN></Id></Acct><Ntry><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2024-01-02</Dt></BookgDt><AddtlNtryInf>Gebühr Müller</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>`;
+    const r = await camt053Reader.read(new Uint8Array(Buffer.from(xml, 'latin1')), 'a.xml');
+    expect(r.ok && r.statements[0]!.transactions[0]!.description).toBe('Gebühr Müller');
+  });
+
   it('refuses a DOCTYPE, an entity bomb and malformed XML as errors', async () => {
     const bomb = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]><Document><BkToCstmrStmt><Stmt><Id>&lol2;</Id></Stmt></BkToCstmrStmt></Document>`;
     expect(parseCamt053(bomb)).toMatchObject({ ok: false, errors: [{ code: 'xml_doctype' }] });
@@ -87,4 +95,11 @@ describe('camt.053 reader on the genkgo/camt fixtures', () => {
       errors: [{ code: 'unsupported_format' }],
     });
   });
+});
+
+describeStatementReader('camt053', {
+  reader: camt053Reader,
+  sample: camtSample,
+  filename: 'statement.xml',
+  balances: 'opening-closing',
 });

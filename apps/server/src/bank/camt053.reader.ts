@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { decodeXml } from '../extraction/einvoice/einvoice.parser';
 import type { ParsedStatement, StatementReader, StatementReadResult, StatementTransaction } from './statement.types';
 import {
   currencyCode,
@@ -208,7 +209,8 @@ export const camt053Reader: StatementReader = {
   async read(bytes) {
     if (bytes.length > CAMT_MAX_BYTES)
       return fail('too_large', `The XML is larger than ${CAMT_MAX_BYTES / 1024 / 1024} MB.`);
-    const xml = new TextDecoder('utf-8').decode(bytes);
+    // BOM or declared encoding (ISO-8859-1 exports exist), as the e-invoice reader does.
+    const xml = decodeXml(bytes);
     return parseCamt053(xml.replace(/^\uFEFF/, ''));
   },
 };

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bankDatasets, csvTruth, matchTransactions, pct } from '../../test/bank/bank-datasets';
+import { describeStatementReader } from '../../test/bank/statement-reader.contract';
+import { csvSample } from '../../test/bank/statement-samples';
 import { csvReader, parseCsvStatement } from './csv.reader';
 
 const dir = path.join(bankDatasets, 'csv');
@@ -174,4 +176,11 @@ describe('CSV reader', () => {
       errors: [{ code: 'too_many_rows' }],
     });
   });
+});
+
+describeStatementReader('csv', {
+  reader: csvReader,
+  sample: csvSample,
+  filename: 'statement.csv',
+  balances: 'running',
 });

@@ -508,9 +508,11 @@ function inferOrder(values: string[], decimal: '.' | ','): DateOrder {
   let mdy = 0;
   let dotted = false;
   let slashed = false;
+  const numeric: Array<{ a: number; b: number; y: number }> = [];
   for (const v of values) {
     const p = dateParts(v);
     if (!p || 'ymd' in p) continue;
+    numeric.push(p);
     if (p.a > 12 && p.b <= 12) dmy += 1;
     else if (p.b > 12 && p.a <= 12) mdy += 1;
     if (v.includes('.')) dotted = true;
@@ -518,7 +520,9 @@ function inferOrder(values: string[], decimal: '.' | ','): DateOrder {
   }
   if (dmy !== mdy) return dmy > mdy ? 'dmy' : 'mdy';
   const breaks = (order: DateOrder) => {
-    const ds = values.map((v) => toDate(v, order)).filter((d): d is string => d !== null);
+    const ds = numeric
+      .map((p) => (order === 'mdy' ? isoDate(p.y, p.a, p.b) : isoDate(p.y, p.b, p.a)))
+      .filter((d): d is string => d !== null);
     let up = 0;
     let down = 0;
     for (let i = 1; i < ds.length; i += 1) {
@@ -580,74 +584,60 @@ function lineCount(bytes: Uint8Array, stopAt: number): number {
 
 const IBAN_RE = /\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b/;
 
+/** Records kept before the columns, decimal style and currency are settled; every later one is mapped and dropped. */
+const SAMPLE_ROWS = 5000;
+
 export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): StatementReadResult {
-  if (lineCount(bytes, maxRows + 1000) > maxRows + 1000) {
-    return fail(
+  const tooMany = () =>
+    fail(
       'too_many_rows',
       `The CSV has more than ${maxRows.toLocaleString('en-US')} rows; split it into smaller files.`,
     );
-  }
+  if (lineCount(bytes, maxRows + 1000) > maxRows + 1000) return tooMany();
   const decoded = decodeText(bytes);
   const text = decoded.text.replace(/^\uFEFF/, '');
   if (!text.trim()) return fail('empty_file', 'The CSV file is empty.');
   if (text.slice(0, 4096).includes('\u0000')) return fail('unsupported_format', 'The file is binary, not CSV text.');
-  const delimiter = detectDelimiter(text);
-  let records: string[][];
-  // Source line of each record (empty lines and quoted line breaks make it differ from the record's index).
-  const lines: number[] = [];
-  try {
-    records = parse(text, {
-      on_record: (record: string[], context: { lines: number }) => {
-        lines.push(context.lines);
-        return record;
-      },
-      delimiter,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true,
-      to: maxRows + 40,
-    }) as string[][];
-  } catch (e) {
-    const err = e as Error & { lines?: number };
-    return fail('csv_malformed', `The CSV could not be read: ${err.message}`, err.lines);
-  }
-  const headerAt = records.slice(0, 30).findIndex((r) => headerScore(r) > 0);
-  if (headerAt === -1) {
-    return fail('columns_not_found', 'No header row names a date and an amount (or debit and credit) column.');
-  }
-  const cols = columnsOf(records[headerAt]!);
-  const rows = records.slice(headerAt + 1);
-  if (rows.length > maxRows) {
-    return fail(
-      'too_many_rows',
-      `The CSV has more than ${maxRows.toLocaleString('en-US')} rows; split it into smaller files.`,
-    );
-  }
   const st: ParsedStatement = emptyStatement();
-  if (decoded.mixed)
+  if (decoded.mixed) {
     st.warnings.push(
       issue('mixed_encoding', 'Some lines are UTF-8 and others Windows-1252; each was decoded on its own.'),
     );
-  const preamble = records.slice(0, headerAt).flat().join(' ');
-  st.accountNumber = IBAN_RE.exec(preamble)?.[1]?.replace(/\s+/g, '') ?? null;
+  }
   const cell = (r: string[], i: number | undefined) => (i === undefined ? '' : (r[i] ?? '').trim());
-  const dateCol = cols.date ?? cols.valueDate!;
-  const moneyCells = rows
-    .slice(0, 5000)
-    .flatMap((r) => [cell(r, cols.amount), cell(r, cols.debit), cell(r, cols.credit), cell(r, cols.balance)])
-    .filter(Boolean);
-  const decimal = inferDecimal(moneyCells);
-  const order = inferOrder(rows.map((r) => cell(r, dateCol)).filter(Boolean), decimal);
-  const fileCurrency =
-    cols.headerCurrency ??
-    currencyCode(IBAN_RE.test(preamble) ? (findCurrencies(preamble)[0] ?? null) : null) ??
-    (moneyCells.length ? (findCurrencies(moneyCells.slice(0, 50).join(' '))[0] ?? null) : null);
+  // Settled from the first records: header row, columns, decimal style, the file's currency.
+  let setup: { cols: Columns; dateCol: number; decimal: '.' | ','; fileCurrency: string | null } | null = null;
+  let headerAt = -1;
+  const pending: string[][] = [];
+  // Booking dates stay raw until every row is seen: the day-month order is inferred over all of them.
+  const rawDates: string[] = [];
+  const rawValueDates: string[] = [];
+  const lines: number[] = [];
   const transactions: StatementTransaction[] = [];
-  rows.forEach((r, i) => {
-    const line = lines[headerAt + 1 + i] ?? headerAt + i + 2;
+
+  const settle = (): boolean => {
+    headerAt = pending.slice(0, 30).findIndex((r) => headerScore(r) > 0);
+    if (headerAt === -1) return false;
+    const cols = columnsOf(pending[headerAt]!);
+    const sample = pending.slice(headerAt + 1);
+    const moneyCells = sample
+      .flatMap((r) => [cell(r, cols.amount), cell(r, cols.debit), cell(r, cols.credit), cell(r, cols.balance)])
+      .filter(Boolean);
+    const preamble = pending.slice(0, headerAt).flat().join(' ');
+    st.accountNumber = IBAN_RE.exec(preamble)?.[1]?.replace(/\s+/g, '') ?? null;
+    const fileCurrency =
+      cols.headerCurrency ??
+      currencyCode(IBAN_RE.test(preamble) ? (findCurrencies(preamble)[0] ?? null) : null) ??
+      (moneyCells.length ? (findCurrencies(moneyCells.slice(0, 50).join(' '))[0] ?? null) : null);
+    setup = { cols, dateCol: cols.date ?? cols.valueDate!, decimal: inferDecimal(moneyCells), fileCurrency };
+    return true;
+  };
+
+  const consume = (r: string[], line: number) => {
+    if (!setup || (r.length === 1 && !r[0]!.trim())) return;
+    const { cols, dateCol, decimal, fileCurrency } = setup;
     const rawDate = cell(r, dateCol);
-    const date = toDate(rawDate, order);
+    const isDate = dateParts(rawDate) !== null;
     const rowCurrency = currencyCode(cell(r, cols.currency)) ?? fileCurrency;
     const decimals = decimalsOf(rowCurrency);
     let signed: number | null = null;
@@ -657,49 +647,102 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
       const c = money(cell(r, cols.credit), decimals, decimal);
       if (d !== null && d !== 0) [signed, type] = [-Math.abs(d), 'debit'];
       else if (c !== null && c !== 0) [signed, type] = [Math.abs(c), 'credit'];
-      else if (d === 0 || c === 0) signed = null;
     }
     if (signed === null && cols.amount !== undefined) {
       signed = money(cell(r, cols.amount), decimals, decimal);
       const dir = directionOf(cell(r, cols.direction));
       if (signed !== null) type = dir ?? (signed < 0 ? 'debit' : 'credit');
     }
-    if (!date || signed === null || !type) {
+    if (!isDate || signed === null || !type) {
       // Totals, notes and blank lines carry no date or no amount; only a dated row with a broken amount is reported.
-      if (date && cell(r, cols.amount ?? cols.debit ?? cols.credit)) {
+      const hasAmount = cell(r, cols.amount) || cell(r, cols.debit) || cell(r, cols.credit);
+      if (isDate && hasAmount)
         st.warnings.push(issue('row_skipped', `Line ${line}: the amount could not be read.`, line));
-      } else if (!date && rawDate && (cell(r, cols.amount) || cell(r, cols.debit) || cell(r, cols.credit))) {
+      else if (!isDate && rawDate && hasAmount) {
         st.warnings.push(issue('row_skipped', `Line ${line}: "${rawDate.slice(0, 40)}" is not a date.`, line));
       }
       return;
     }
     const name = cell(r, cols.name) || null;
-    const balance = cols.balance !== undefined ? money(cell(r, cols.balance), decimals, decimal) : null;
+    rawDates.push(rawDate);
+    rawValueDates.push(cols.date !== undefined && cols.valueDate !== undefined ? cell(r, cols.valueDate) : '');
+    lines.push(line);
     transactions.push(
       transaction({
-        date,
-        valueDate:
-          cols.date !== undefined && cols.valueDate !== undefined ? toDate(cell(r, cols.valueDate), order) : null,
+        date: '',
         description: joinText(name, ...cols.description.map((c) => cell(r, c))),
         amountMinor: Math.abs(signed),
         type,
         currency: rowCurrency ?? 'XXX',
-        balanceAfterMinor: balance,
+        balanceAfterMinor: cols.balance !== undefined ? money(cell(r, cols.balance), decimals, decimal) : null,
         reference: cell(r, cols.reference) || null,
         counterpartyName: name,
         counterpartyIban: cell(r, cols.iban).replace(/\s+/g, '') || null,
       }),
     );
+  };
+
+  const flush = () => {
+    for (let i = headerAt + 1; i < pending.length; i += 1) consume(pending[i]!, i + 1);
+    pending.length = 0;
+  };
+
+  let count = 0;
+  try {
+    // Records go through one at a time and are dropped (on_record returns null), so memory holds the transactions
+    // and the first SAMPLE_ROWS records only. Empty lines are kept so a record's number is its line.
+    parse(text, {
+      delimiter: detectDelimiter(text),
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+      to: maxRows + 40,
+      on_record: (record: string[]) => {
+        count += 1;
+        if (setup) consume(record, count);
+        else {
+          pending.push(record);
+          if (pending.length === SAMPLE_ROWS && settle()) flush();
+        }
+        return null;
+      },
+    });
+  } catch (e) {
+    const err = e as Error & { lines?: number };
+    return fail('csv_malformed', `The CSV could not be read: ${err.message}`, err.lines);
+  }
+  if (!setup) {
+    if (!settle()) {
+      return fail('columns_not_found', 'No header row names a date and an amount (or debit and credit) column.');
+    }
+    flush();
+  }
+  if (count - headerAt - 1 > maxRows) return tooMany();
+  const order = inferOrder(rawDates, (setup as unknown as { decimal: '.' | ',' }).decimal);
+  const kept: StatementTransaction[] = [];
+  transactions.forEach((t, i) => {
+    const date = toDate(rawDates[i]!, order);
+    if (!date) {
+      st.warnings.push(
+        issue('row_skipped', `Line ${lines[i]}: "${rawDates[i]!.slice(0, 40)}" is not a date.`, lines[i]),
+      );
+      return;
+    }
+    t.date = date;
+    t.valueDate = rawValueDates[i] ? toDate(rawValueDates[i]!, order) : null;
+    kept.push(t);
   });
-  if (transactions.length === 0) return fail('no_transactions', 'No row has both a date and an amount.');
-  st.transactions = transactions;
-  const currencies = new Set(transactions.map((t) => t.currency));
-  st.currency = currencies.size === 1 && !currencies.has('XXX') ? transactions[0]!.currency : null;
-  if (currencies.has('XXX'))
+  if (kept.length === 0) return fail('no_transactions', 'No row has both a date and an amount.');
+  st.transactions = kept;
+  const currencies = new Set(kept.map((t) => t.currency));
+  st.currency = currencies.size === 1 && !currencies.has('XXX') ? kept[0]!.currency : null;
+  if (currencies.has('XXX')) {
     st.warnings.push(issue('currency_unknown', 'The file states no currency; transactions carry XXX.'));
-  const dates = transactions.map((t) => t.date).sort();
-  st.startDate = dates[0] ?? null;
-  st.endDate = dates[dates.length - 1] ?? null;
+  }
+  let [first, last] = [kept[0]!.date, kept[0]!.date];
+  for (const t of kept) [first, last] = [t.date < first ? t.date : first, t.date > last ? t.date : last];
+  st.startDate = first;
+  st.endDate = last;
   return { ok: true, format: 'csv', statements: [st] };
 }
 

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bankDatasets, pct } from '../../test/bank/bank-datasets';
+import { describeStatementReader } from '../../test/bank/statement-reader.contract';
+import { ofxSample } from '../../test/bank/statement-samples';
 import { ofxReader, parseOfx } from './ofx.reader';
 import type { ParsedStatement } from './statement.types';
 
@@ -93,10 +95,18 @@ describe('OFX reader on the ofxparse fixtures', () => {
       ok: false,
       errors: [{ code: 'no_statements' }],
     });
+    expect(parseOfx(`<OFX>${'<A>'.repeat(200_000)}`)).toMatchObject({ ok: false, errors: [{ code: 'no_statements' }] });
     expect(parseOfx('just text')).toMatchObject({ ok: false, errors: [{ code: 'unsupported_format' }] });
     expect(parseOfx('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><OFX></OFX>')).toMatchObject({
       ok: false,
       errors: [{ code: 'xml_doctype' }],
     });
   });
+});
+
+describeStatementReader('ofx', {
+  reader: ofxReader,
+  sample: ofxSample,
+  filename: 'statement.ofx',
+  balances: 'closing-only',
 });

@@ -86,10 +86,14 @@ function find(n: OfxNode | undefined, name: string): OfxNode | undefined {
   return n?.children.find((c) => c.name === name);
 }
 
-function all(n: OfxNode, name: string, out: OfxNode[] = []): OfxNode[] {
-  for (const c of n.children) {
-    if (c.name === name) out.push(c);
-    else all(c, name, out);
+/** Every `name` element in document order, not descending into matches; iterative, so deep nesting cannot overflow. */
+function all(root: OfxNode, name: string): OfxNode[] {
+  const out: OfxNode[] = [];
+  const todo: OfxNode[] = [...root.children].reverse();
+  while (todo.length) {
+    const n = todo.pop()!;
+    if (n.name === name) out.push(n);
+    else for (let i = n.children.length - 1; i >= 0; i -= 1) todo.push(n.children[i]!);
   }
   return out;
 }
