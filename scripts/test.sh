@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: everything CI runs. Lint, type-check, build, unit and service tests on the embedded PostgreSQL and on
-# an external one (TEST_DATABASE_URL), then the end-to-end tests in Debian's Chromium.
+# an external one (TEST_DATABASE_URL), then the end-to-end tests in Debian's Chromium; then the dependency audit.
+# Build and audit run on the machine's Node (20 here, which `npm start` must keep serving); the tests and the
+# end-to-end server run on Node 24 from the npm registry (scripts/node24.sh), the supported runtime.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +34,13 @@ if [ -n "${TEST_DATABASE_URL:-}" ]; then
 else
   external_note="external PostgreSQL tests NOT RUN: TEST_DATABASE_URL is not set and no server answers at 127.0.0.1:5432"
 fi
+
+step "Node 24 for the tests"
+node24_bin="$(bash scripts/node24.sh)"
+# Child processes (document sandbox, CLI and server tests, the end-to-end server) find `node` on PATH too.
+export PATH="$node24_bin:$PATH"
+node scripts/native-addons.mjs >/dev/null
+echo "tests run on Node $(node -p process.versions.node); built on the machine's Node"
 
 step "unit and service tests (${projects[*]})"
 npx vitest run "${projects[@]}"
