@@ -2,8 +2,10 @@ import type { Command } from 'commander';
 import { registerExtractCommand } from './extract.command';
 import { registerImportCommand } from './import.command';
 import { registerMigrateCommand } from './migrate.command';
+import { registerReconcileCommand } from './reconcile.command';
 import { registerScanCommand } from './scan.command';
 import { registerStartCommand } from './start.command';
+import { registerStatementCommand } from './statement.command';
 import { registerSyncCommand } from './sync.command';
 import { registerWorkerCommand } from './worker.command';
 
@@ -16,4 +18,6 @@ export const commands: Array<(program: Command) => void> = [
   registerImportCommand,
   registerSyncCommand,
   registerExtractCommand,
+  registerStatementCommand,
+  registerReconcileCommand,
 ];
