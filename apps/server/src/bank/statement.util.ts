@@ -1,4 +1,5 @@
 import { currencyDecimals, decimalToMinorUnits } from '@invoicebox/core';
+import { decodeWindows1252 } from '../mail/header-decoding';
 import type { ParsedStatement, StatementIssue, StatementReadResult, StatementTransaction } from './statement.types';
 
 /** Helpers the structured readers share; money goes through core's ISO 4217 table, never through floats. */
@@ -97,7 +98,6 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: string;
     // Not UTF-8 as a whole: decide per line, so a Windows-1252 line in a UTF-8 file keeps its umlauts.
   }
   const strict = new TextDecoder('utf-8', { fatal: true });
-  const cp1252 = new TextDecoder('windows-1252');
   const parts: string[] = [];
   let utf8Lines = 0;
   let start = 0;
@@ -109,7 +109,8 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: string;
       parts.push(strict.decode(line));
       if (line.some((b) => b >= 0x80)) utf8Lines += 1;
     } catch {
-      parts.push(cp1252.decode(line));
+      // Not TextDecoder('windows-1252'): Node 20 decodes that as plain Latin-1 (0x80 is no €); Node 22+ does not.
+      parts.push(decodeWindows1252(line));
     }
     start = end;
   }
@@ -118,5 +119,6 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: string;
 
 /** The first bytes as Latin-1 text, for cheap sniffing. */
 export function headText(head: Uint8Array, n = 4096): string {
-  return new TextDecoder('latin1').decode(head.subarray(0, n));
+  // Buffer's latin1 is byte-for-byte on every Node; WHATWG's 'latin1' label is Windows-1252 on Node 22+.
+  return Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, n)).toString('latin1');
 }

@@ -32,7 +32,8 @@ function viewAttachments(invoice: Invoice) {
     if (a.data && isPreviewableDataUrl(url)) {
       const frame = doc.createElement(a.mimeType.startsWith('image/') ? 'img' : 'iframe');
       frame.setAttribute('src', url);
-      frame.setAttribute('style', 'width:100%;height:80vh;border:0');
+      // Through CSSOM: the popup inherits the app's CSP, which refuses style attributes.
+      Object.assign(frame.style, { width: '100%', height: '80vh', border: '0' });
       doc.body.append(frame);
     } else {
       const p = doc.createElement('p');
