@@ -1,8 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { OWNER } from './owner';
-
-const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));
+import { shot } from './screenshot-path';
 
 // These run first on the fresh server (project 'auth' in playwright.config.ts): the first visit creates the owner.
 test.describe.configure({ mode: 'serial' });
