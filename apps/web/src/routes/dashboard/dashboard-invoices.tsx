@@ -14,12 +14,14 @@ import { Badge } from '../../components/ui/badge';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { EmptyState } from '../../components/ui/empty-state';
+import { useBankSummary } from '../../features/bank/api/bank-api';
 import { useInvoiceStats, useInvoices } from '../../features/invoices/api/invoices-api';
 
-/** Spec §2 Dashboard: the four stat cards. Bank statements arrive with the bank module. */
+/** Spec §2 Dashboard: the four stat cards. */
 export function StatCards() {
   const stats = useInvoiceStats();
   const s = stats.data;
+  const bank = useBankSummary();
   const trend = s ? trendDirection(s.this_month_amount, s.last_month_amount) : 'flat';
   const cards = [
     { title: 'Total Invoices', value: s ? String(s.total_invoices) : '–' },
@@ -29,7 +31,7 @@ export function StatCards() {
       value: s ? formatCurrency(s.this_month_amount, s.currency) : '–',
       note: s ? `${formatPercentChange(s.this_month_amount, s.last_month_amount)} vs last month` : undefined,
     },
-    { title: 'Bank Statements', value: '0' },
+    { title: 'Bank Statements', value: bank.data ? String(bank.data.total_statements) : '–' },
   ];
   return (
     <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">

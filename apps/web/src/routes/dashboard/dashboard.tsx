@@ -2,8 +2,8 @@ import { History, Landmark, type LucideIcon, RefreshCw } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { buttonClasses } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { EmptyState } from '../../components/ui/empty-state';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import { BankStatementsCard } from './dashboard-bank';
 import { RecentInvoices, StatCards } from './dashboard-invoices';
 
 const QUICK_ACTIONS: ReadonlyArray<{ to: string; label: string; icon: LucideIcon }> = [
@@ -12,7 +12,7 @@ const QUICK_ACTIONS: ReadonlyArray<{ to: string; label: string; icon: LucideIcon
   { to: '/history', label: 'View History', icon: History },
 ];
 
-/** Spec §2 Dashboard. Bank statements arrive with the bank module; until then their empty state shows. */
+/** Spec §2 Dashboard. */
 export function DashboardRoute() {
   return (
     <>
@@ -33,23 +33,7 @@ export function DashboardRoute() {
       </Card>
       <div className="grid gap-6 lg:grid-cols-2">
         <RecentInvoices />
-        <Card>
-          <CardHeader>
-            <CardTitle>Bank Statements</CardTitle>
-            <CardDescription>Your most recent statement uploads.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <EmptyState
-              icon={Landmark}
-              title="No bank statements uploaded yet"
-              action={
-                <Link to="/bank-analysis" className={buttonClasses('primary', 'sm')}>
-                  Upload Bank Statement
-                </Link>
-              }
-            />
-          </CardContent>
-        </Card>
+        <BankStatementsCard />
       </div>
     </>
   );

@@ -1,4 +1,4 @@
-import type { Job } from '@invoicebox/core';
+import type { BankStatement, Job } from '@invoicebox/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -30,9 +30,39 @@ const JOBS: Job[] = [
   },
 ];
 
-function serve(initial: Job[], clearStatus = 200) {
+const STATEMENT: BankStatement = {
+  id: '11111111-1111-4111-8111-111111111111',
+  filename: 'march.pdf',
+  upload_date: '2026-03-04T09:15:00.000Z',
+  status: 'processed',
+  format: 'pdf',
+  bank_name: 'Demo Bank',
+  account_number: 'DE89 3704 0044 0532 0130 00',
+  start_date: '2026-03-01',
+  end_date: '2026-03-31',
+  currency: 'EUR',
+  opening_balance: '1000.00',
+  closing_balance: '900.00',
+  job_id: null,
+  error: null,
+  warnings: [],
+  total_transactions: 3,
+  matched_transactions: 1,
+};
+
+function serve(initial: Job[], clearStatus = 200, initialStatements: BankStatement[] = []) {
   let jobs = initial;
+  let statements = initialStatements;
   const server = mockFetch((url, init) => {
+    if (url.pathname === '/api/v1/bank-statements' && (init?.method ?? 'GET') === 'GET') {
+      return { body: { statements, total: statements.length } };
+    }
+    if (url.pathname === '/api/v1/bank-statements/clear-all' && init?.method === 'DELETE') {
+      if (clearStatus !== 200) return { status: clearStatus, body: { error: 'nope' } };
+      const deleted = statements.length;
+      statements = [];
+      return { body: { deleted } };
+    }
     if (url.pathname === '/api/v1/jobs' && (init?.method ?? 'GET') === 'GET') return { body: { jobs } };
     if (url.pathname === '/api/v1/jobs/clear-all' && init?.method === 'DELETE') {
       if (clearStatus !== 200) return { status: clearStatus, body: { error: 'nope' } };
@@ -115,7 +145,63 @@ describe('History', () => {
     expect(screen.getByRole('tab', { name: 'Activity' })).toHaveAttribute('aria-selected', 'true');
     await user.click(screen.getByRole('tab', { name: 'Bank Statements' }));
     expect(screen.getByRole('tab', { name: 'Bank Statements' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByText('No bank statements uploaded yet')).toBeInTheDocument();
+    expect(await screen.findByText('No bank statements uploaded yet')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Clear All' })).toBeDisabled();
+  });
+
+  it('lists bank statements 20 per page with date, time, bank, status and the masked account; a row opens it', async () => {
+    const failed = {
+      ...STATEMENT,
+      id: '22222222-2222-4222-8222-222222222222',
+      filename: 'feb.csv',
+      status: 'failed' as const,
+      bank_name: null,
+      account_number: '1234567',
+    };
+    const server = serve([], 200, [STATEMENT, failed]);
+    const user = userEvent.setup();
+    renderAt(<HistoryRoute />, '/history');
+    await user.click(screen.getByRole('tab', { name: 'Bank Statements' }));
+    const list = await screen.findByRole('list', { name: 'Bank statements' });
+    const call = server.calls.find((c) => c.url.pathname === '/api/v1/bank-statements');
+    expect(call?.url.search).toBe('?limit=20&offset=0');
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows).toHaveLength(2);
+    const uploaded = new Date(STATEMENT.upload_date);
+    expect(rows[0]).toHaveTextContent('march.pdf');
+    expect(rows[0]).toHaveTextContent(`${uploaded.toLocaleDateString()} ${uploaded.toLocaleTimeString()}`);
+    expect(rows[0]).toHaveTextContent('Demo Bank');
+    expect(rows[0]).toHaveTextContent('***3000');
+    expect(rows[0]).not.toHaveTextContent('3704');
+    expect(rows[0]).toHaveTextContent('Processed');
+    expect(rows[1]).toHaveTextContent('***4567');
+    expect(rows[1]).toHaveTextContent('Failed');
+    expect(within(rows[0]!).getByRole('link')).toHaveAttribute('href', `/bank-analysis?statement=${STATEMENT.id}`);
+  });
+
+  it('clears the bank statement history after confirmation', async () => {
+    serve([], 200, [STATEMENT]);
+    const user = userEvent.setup();
+    renderAt(<HistoryRoute />, '/history');
+    await user.click(screen.getByRole('tab', { name: 'Bank Statements' }));
+    await screen.findByRole('list', { name: 'Bank statements' });
+    await user.click(screen.getByRole('button', { name: 'Clear All' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog).toHaveTextContent('This action cannot be undone.');
+    await user.click(within(dialog).getByRole('button', { name: 'Clear All' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('All bank statement history cleared successfully'));
+    expect(await screen.findByText('No bank statements uploaded yet')).toBeInTheDocument();
+  });
+
+  it('toasts when clearing the bank statement history fails', async () => {
+    serve([], 500, [STATEMENT]);
+    const user = userEvent.setup();
+    renderAt(<HistoryRoute />, '/history');
+    await user.click(screen.getByRole('tab', { name: 'Bank Statements' }));
+    await screen.findByRole('list', { name: 'Bank statements' });
+    await user.click(screen.getByRole('button', { name: 'Clear All' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Clear All' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to clear bank statement history'));
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
   });
 });
