@@ -1,13 +1,11 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { buildMail } from '../apps/server/test/mail/mail-builder';
 import { signInAsOwner } from './owner';
+import { shot } from './screenshot-path';
 
 // Screenshots of this spec are for looking at, not for the repository.
-const shot = (name: string) => path.join(process.env.E2E_SCREENSHOT_DIR ?? os.tmpdir(), `${name}.png`);
 const invoicePdf = fileURLToPath(new URL('../../shared/datasets/invoices-pdf/NetpresseInvoice.pdf', import.meta.url));
 
 interface Invoice {
