@@ -94,6 +94,8 @@ const EARLIEST_DAYS = -14;
 const LATEST_DAYS = 180;
 const EARLIEST_DAYS_WITH_NUMBER = -60;
 const LATEST_DAYS_WITH_NUMBER = 400;
+/** Fee and FX matches (approximate amounts) later than this need the invoice number or the IBAN. */
+const FEE_FX_LATEST_DAYS = 90;
 
 const WEIGHT_AMOUNT = 0.45;
 const WEIGHT_DATE = 0.2;
@@ -258,7 +260,12 @@ export function reconcile(
     const own = tx.currency.toUpperCase();
     for (const s of stated[ti]!) {
       if (s.currency === own) continue;
-      implied.add(s.currency, own, majorOf(tx.amountMinor, own) / majorOf(s.minor, s.currency));
+      implied.add(
+        s.currency,
+        own,
+        majorOf(tx.amountMinor, own) / majorOf(s.minor, s.currency),
+        dayNumber(tx.date) ?? 0,
+      );
     }
   });
 
@@ -288,12 +295,14 @@ export function reconcile(
       for (const s of stated[ti]!) {
         if (s.currency === currency) for (const i of idx.range(s.minor, s.minor)) consider(i);
       }
-      const rate = implied.get(currency, own) ?? tableRate(currency, own, tx.date);
-      if (rate === null) continue;
-      // The invoice amount that converts to this payment, within the wider (table) tolerance.
-      const center = (majorOf(amount, own) / rate) * 10 ** currencyDecimals(currency);
-      for (const i of idx.range(center / (1 + FX_TOLERANCE_TABLE) - 1, center / (1 - FX_TOLERANCE_TABLE) + 1)) {
-        consider(i);
+      const day = dayNumber(tx.date) ?? 0;
+      for (const rate of [implied.get(currency, own, day), tableRate(currency, own, tx.date)]) {
+        if (rate === null) continue;
+        // The invoice amounts that convert to this payment, within the wider (table) tolerance.
+        const center = (majorOf(amount, own) / rate) * 10 ** currencyDecimals(currency);
+        for (const i of idx.range(center / (1 + FX_TOLERANCE_TABLE) - 1, center / (1 - FX_TOLERANCE_TABLE) + 1)) {
+          consider(i);
+        }
       }
     }
   });
@@ -344,6 +353,10 @@ function scorePair(
     const early = number ? EARLIEST_DAYS_WITH_NUMBER : EARLIEST_DAYS;
     const late = number ? LATEST_DAYS_WITH_NUMBER : LATEST_DAYS;
     if (days < early || days > late) return null;
+    // An approximate amount from a late payment is a guess unless the invoice number or IBAN backs it.
+    if (amount && amount.kind !== 'equal' && amount.kind !== 'stated' && days > FEE_FX_LATEST_DAYS && !number) {
+      if (!(inv.iban !== null && text.ibans.has(inv.iban))) return null;
+    }
   }
   const vendor = vendorEvidence(inv.vendor, text);
 
@@ -397,24 +410,28 @@ function amountEvidence(
     if (diff === 0) return { kind: 'equal', score: isRound(invAmount, currency) ? 0.8 : 1, detailMinor: 0 };
     const tolerance = feeToleranceMinor(invAmount, currency);
     if (Math.abs(diff) > tolerance) return null;
-    return { kind: 'fee', score: 0.75 - 0.25 * (Math.abs(diff) / tolerance), detailMinor: diff };
+    return { kind: 'fee', score: 0.6 - 0.3 * (Math.abs(diff) / tolerance), detailMinor: diff };
   }
   if (stated.some((s) => s.currency === currency && s.minor === invAmount)) {
     return { kind: 'stated', score: 0.95, detailMinor: invAmount };
   }
-  const fromStatement = implied.get(currency, own);
-  const rate = fromStatement ?? tableRate(currency, own, tx.date);
-  if (rate === null) return null;
-  const tolerance = fromStatement !== null ? FX_TOLERANCE_IMPLIED : FX_TOLERANCE_TABLE;
-  const converted = Math.round(majorOf(invAmount, currency) * rate * 10 ** currencyDecimals(own));
-  const off = Math.abs(tx.amountMinor - converted) / converted;
-  if (off > tolerance) return null;
-  return {
-    kind: fromStatement !== null ? 'implied' : 'table',
-    score: (fromStatement !== null ? 0.75 : 0.65) - 0.3 * (off / tolerance),
-    detailMinor: converted,
-    rate,
-  };
+  // The statement's own rate first (tighter), then the bundled table.
+  const sources = [
+    {
+      kind: 'implied' as const,
+      rate: implied.get(currency, own, dayNumber(tx.date) ?? 0),
+      tolerance: FX_TOLERANCE_IMPLIED,
+      top: 0.75,
+    },
+    { kind: 'table' as const, rate: tableRate(currency, own, tx.date), tolerance: FX_TOLERANCE_TABLE, top: 0.65 },
+  ];
+  for (const { kind, rate, tolerance, top } of sources) {
+    if (rate === null) continue;
+    const converted = Math.round(majorOf(invAmount, currency) * rate * 10 ** currencyDecimals(own));
+    const off = Math.abs(tx.amountMinor - converted) / converted;
+    if (off <= tolerance) return { kind, score: top - 0.3 * (off / tolerance), detailMinor: converted, rate };
+  }
+  return null;
 }
 
 function explain(c: Candidate, tx: ReconcileTransaction, inv: PreparedInvoice): string {

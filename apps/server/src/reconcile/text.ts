@@ -313,6 +313,9 @@ export function vendorEvidence(vendor: string[], text: TransactionText): VendorE
     return { score: 1, found: vendor, inCounterparty, resembles: true };
   }
   let score = matched / weight;
+  // The head of a name is what tells companies apart ("Stark Industries" is not "Wonka Industries"); banks truncate
+  // the tail, not the head.
+  if (vendor.length > 1 && !found.includes(vendor[0]!)) score *= 0.6;
   // One short generic-looking word of a longer name is weak evidence.
   if (found.length === 1 && vendor.length > 1 && found[0]!.length < 4) score *= 0.5;
   return { score, found, inCounterparty, resembles };
