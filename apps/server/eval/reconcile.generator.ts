@@ -162,6 +162,8 @@ export function generateReconcileCase(options: {
   invoices: number;
   seed: number;
   family: ReconcileFamily;
+  /** Fill up with everyday debits and credits to at least this many transactions. */
+  transactions?: number;
 }): ReconcileCase {
   const r = mulberry32(options.seed);
   const family = options.family;
@@ -281,6 +283,16 @@ export function generateReconcileCase(options: {
     } else if (noise < 0.25) {
       add(day + int(r, 0, 30), int(r, 150, 25000), { description: pick(r, EVERYDAY), counterpartyName: null }, null);
     }
+  }
+  const lastDay = BASE_DAY + span + 90;
+  while (drafts.length < (options.transactions ?? 0)) {
+    add(
+      BASE_DAY + int(r, 0, lastDay - BASE_DAY),
+      int(r, 150, 50000),
+      { description: pick(r, EVERYDAY), counterpartyName: null },
+      null,
+      r() < 0.2 ? 'credit' : 'debit',
+    );
   }
   // Statement order: by booking date, then as generated.
   const order = drafts

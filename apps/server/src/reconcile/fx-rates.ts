@@ -38,8 +38,19 @@ function perEuro(currency: string, year: number): number | null {
 }
 
 /** How many units of `to` one unit of `from` buys in the year of `date` (YYYY-MM-DD), from the table; null if unknown. */
+const tableCache = new Map<string, number | null>();
+
 export function tableRate(from: string, to: string, date: string): number | null {
   const year = Number(date.slice(0, 4)) || new Date().getUTCFullYear();
+  const key = `${from}>${to}>${year}`;
+  const cached = tableCache.get(key);
+  if (cached !== undefined) return cached;
+  const rate = tableRateOfYear(from, to, year);
+  tableCache.set(key, rate);
+  return rate;
+}
+
+function tableRateOfYear(from: string, to: string, year: number): number | null {
   const a = perEuro(from, year);
   const b = perEuro(to, year);
   return a === null || b === null ? null : b / a;
@@ -54,6 +65,7 @@ export class ImpliedRates {
 
   add(from: string, to: string, rate: number, day: number): void {
     if (!(rate > 0) || from === to) return;
+    this.cache.clear();
     for (const [key, value] of [
       [`${from}>${to}`, rate],
       [`${to}>${from}`, 1 / rate],
@@ -64,7 +76,19 @@ export class ImpliedRates {
     }
   }
 
+  private readonly cache = new Map<string, number | null>();
+
   get(from: string, to: string, day: number): number | null {
+    const key = `${from}>${to}>${day}`;
+    let rate = this.cache.get(key);
+    if (rate === undefined) {
+      rate = this.median(from, to, day);
+      this.cache.set(key, rate);
+    }
+    return rate;
+  }
+
+  private median(from: string, to: string, day: number): number | null {
     const list = this.samples.get(`${from}>${to}`);
     if (!list) return null;
     const near = list

@@ -138,8 +138,21 @@ interface PreparedInvoice {
 
 const DAY_MS = 86_400_000;
 
+const dayCache = new Map<string, number | null>();
+
+/** Days since 1970 of a YYYY-MM-DD date (memoised: a statement repeats its dates). */
 function dayNumber(date: string | null | undefined): number | null {
   if (!date) return null;
+  let day = dayCache.get(date);
+  if (day === undefined) {
+    day = parseDay(date);
+    if (dayCache.size > 100_000) dayCache.clear();
+    dayCache.set(date, day);
+  }
+  return day;
+}
+
+function parseDay(date: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
   if (!m) return null;
   const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
@@ -147,13 +160,13 @@ function dayNumber(date: string | null | undefined): number | null {
 }
 
 function feeToleranceMinor(invoiceMinor: number, currency: string): number {
-  const unit = 10 ** currencyDecimals(currency);
+  const unit = unitOf(currency);
   return Math.round(Math.min(FEE_MAX_MAJOR * unit, Math.max(FEE_MIN_MAJOR * unit, invoiceMinor * FEE_RELATIVE)));
 }
 
 /** Amounts that are whole tens (100.00, 250.00) coincide by chance far more often than 117.43 does. */
 function isRound(minor: number, currency: string): boolean {
-  return minor % (10 * 10 ** currencyDecimals(currency)) === 0;
+  return minor % (10 * unitOf(currency)) === 0;
 }
 
 /** [0, 1] from the days between invoice and payment: best on the day, fading over 45 days, then over late payments. */
@@ -177,7 +190,8 @@ class AmountIndex {
     this.order = Int32Array.from(items, (x) => x.index);
   }
 
-  *range(lo: number, hi: number): Generator<number> {
+  /** Invoice indexes with an amount in [lo, hi], appended to `out`. */
+  collect(lo: number, hi: number, out: number[]): void {
     let a = 0;
     let b = this.amounts.length;
     while (a < b) {
@@ -185,7 +199,7 @@ class AmountIndex {
       if (this.amounts[mid]! < lo) a = mid + 1;
       else b = mid;
     }
-    for (let i = a; i < this.amounts.length && this.amounts[i]! <= hi; i++) yield this.order[i]!;
+    for (let i = a; i < this.amounts.length && this.amounts[i]! <= hi; i++) out.push(this.order[i]!);
   }
 }
 
@@ -276,33 +290,47 @@ export function reconcile(
     if (!text) return;
     const own = tx.currency.toUpperCase();
     const seen = new Set<number>();
+    const txDay = dayNumber(tx.date);
     const consider = (invIndex: number) => {
       if (seen.has(invIndex)) return;
       seen.add(invIndex);
       const inv = prepared[invIndex]!;
-      if (forbidden.has(`${ti}\u0000${inv.source.id}`)) return;
-      const c = scorePair(ti, tx, text, stated[ti]!, inv, implied, false);
-      if (c && c.score >= threshold) candidates.push(c);
+      if (forbidden.size > 0 && forbidden.has(`${ti}\u0000${inv.source.id}`)) return;
+      // The widest date window there is, before any text work.
+      if (txDay !== null && inv.day !== null) {
+        const days = txDay - inv.day;
+        if (days < EARLIEST_DAYS_WITH_NUMBER || days > LATEST_DAYS_WITH_NUMBER) return;
+      }
+      const c = scorePair(ti, tx, text, stated[ti]!, inv, implied, false, threshold);
+      if (c) candidates.push(c);
     };
     const amount = tx.amountMinor;
     for (const key of [own, '*']) {
       // An invoice x within its fee tolerance of this amount is at most FEE_MAX above it: bound the look-up so.
-      const bound = feeToleranceMinor(amount + FEE_MAX_MAJOR * 10 ** currencyDecimals(own), own) + 1;
-      for (const i of index.get(key)?.range(amount - bound, amount + bound) ?? []) consider(i);
+      const bound = feeToleranceMinor(amount + FEE_MAX_MAJOR * unitOf(own), own) + 1;
+      const found: number[] = [];
+      index.get(key)?.collect(amount - bound, amount + bound, found);
+      for (const i of found) {
+        const invAmount = prepared[i]!.source.amountMinor!;
+        if (Math.abs(amount - invAmount) <= feeToleranceMinor(invAmount, own)) consider(i);
+      }
     }
     for (const [currency, idx] of index) {
       if (currency === own || currency === '*') continue;
       for (const s of stated[ti]!) {
-        if (s.currency === currency) for (const i of idx.range(s.minor, s.minor)) consider(i);
+        if (s.currency !== currency) continue;
+        const found: number[] = [];
+        idx.collect(s.minor, s.minor, found);
+        for (const i of found) consider(i);
       }
       const day = dayNumber(tx.date) ?? 0;
       for (const rate of [implied.get(currency, own, day), tableRate(currency, own, tx.date)]) {
         if (rate === null) continue;
         // The invoice amounts that convert to this payment, within the wider (table) tolerance.
-        const center = (majorOf(amount, own) / rate) * 10 ** currencyDecimals(currency);
-        for (const i of idx.range(center / (1 + FX_TOLERANCE_TABLE) - 1, center / (1 - FX_TOLERANCE_TABLE) + 1)) {
-          consider(i);
-        }
+        const center = (majorOf(amount, own) / rate) * unitOf(currency);
+        const found: number[] = [];
+        idx.collect(center / (1 + FX_TOLERANCE_TABLE) - 1, center / (1 - FX_TOLERANCE_TABLE) + 1, found);
+        for (const i of found) consider(i);
       }
     }
   });
@@ -324,8 +352,20 @@ export function reconcile(
   };
 }
 
+const unitCache = new Map<string, number>();
+
+/** 10 ^ decimals of a currency: 100 for EUR, 1 for JPY. */
+function unitOf(currency: string): number {
+  let unit = unitCache.get(currency);
+  if (unit === undefined) {
+    unit = 10 ** currencyDecimals(currency);
+    unitCache.set(currency, unit);
+  }
+  return unit;
+}
+
 function majorOf(minor: number, currency: string): number {
-  return minor / 10 ** currencyDecimals(currency);
+  return minor / unitOf(currency);
 }
 
 /** The evidence for one pair and its score, or null when the amounts cannot be the same payment. */
@@ -337,6 +377,7 @@ function scorePair(
   inv: PreparedInvoice,
   implied: ImpliedRates,
   manual: boolean,
+  threshold = 0,
 ): Candidate | null {
   const invAmount = inv.source.amountMinor;
   if (invAmount === null || !(invAmount > 0)) return null;
@@ -384,6 +425,7 @@ function scorePair(
       WEIGHT_AMOUNT * (amount?.score ?? 0) + WEIGHT_DATE * dateScore(days) + WEIGHT_TEXT * textScore - penalty,
     ),
   );
+  if (score < threshold) return null;
   return {
     tx: ti,
     inv: inv.index,
@@ -427,7 +469,7 @@ function amountEvidence(
   ];
   for (const { kind, rate, tolerance, top } of sources) {
     if (rate === null) continue;
-    const converted = Math.round(majorOf(invAmount, currency) * rate * 10 ** currencyDecimals(own));
+    const converted = Math.round(majorOf(invAmount, currency) * rate * unitOf(own));
     const off = Math.abs(tx.amountMinor - converted) / converted;
     if (off <= tolerance) return { kind, score: top - 0.3 * (off / tolerance), detailMinor: converted, rate };
   }
@@ -491,24 +533,39 @@ function solve(
   const pairs: Candidate[] = [];
   let components = 0;
   let largest = 0;
-  const queue: Candidate[][] = [candidates];
-  let pruned = false;
+  const queue: Array<{ group: Candidate[]; pruned: boolean }> = [{ group: candidates, pruned: false }];
   while (queue.length > 0) {
-    for (const group of splitComponents(queue.pop()!, txCount, invCount)) {
+    const item = queue.pop()!;
+    for (const group of splitComponents(item.group, txCount, invCount)) {
       const rows = [...new Set(group.map((c) => c.tx))];
       const cols = [...new Set(group.map((c) => c.inv))];
-      if (rows.length * cols.length > MAX_COMPONENT_CELLS && !pruned) {
+      const cells = rows.length * cols.length;
+      if (cells > MAX_COMPONENT_CELLS && !item.pruned) {
         // Pathological blocks (thousands of equal amounts): keep each side's best few, then split again.
-        queue.push(prune(group));
-        pruned = true;
+        queue.push({ group: prune(group), pruned: true });
         continue;
       }
       components++;
       largest = Math.max(largest, rows.length + cols.length);
-      pairs.push(...solveComponent(group, rows, cols));
+      // Still too large for the cubic algorithm: best pairs first. Never seen on real statements; bounded time.
+      pairs.push(...(cells > MAX_COMPONENT_CELLS ? solveGreedy(group) : solveComponent(group, rows, cols)));
     }
   }
   return { pairs, components, largest };
+}
+
+function solveGreedy(group: Candidate[]): Candidate[] {
+  const sorted = [...group].sort((a, b) => b.score - a.score || a.tx - b.tx || a.inv - b.inv);
+  const txs = new Set<number>();
+  const invs = new Set<number>();
+  const out: Candidate[] = [];
+  for (const c of sorted) {
+    if (txs.has(c.tx) || invs.has(c.inv)) continue;
+    txs.add(c.tx);
+    invs.add(c.inv);
+    out.push(c);
+  }
+  return out;
 }
 
 function splitComponents(candidates: Candidate[], txCount: number, invCount: number): Candidate[][] {

@@ -1,0 +1,90 @@
+/**
+ * Reconciliation of 10,000 transactions against 10,000 invoices (target < 2 s), end to end: the statement and the
+ * invoices written as files, read, parsed and matched — in this process (median of three runs, with the heap and RSS
+ * growth of a run) and through the real `invoicebox reconcile --json` command (wall time, Node start included).
+ * Also precision and recall on that set. Prints figures; never fails on time.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { minorUnitsToDecimal } from '@invoicebox/core';
+import { generateReconcileCase, scoreMatches } from '../eval/reconcile.generator';
+import { readStatement } from '../src/bank/statement-registry';
+import { parseInvoicesJson } from '../src/reconcile/invoice-input';
+import { reconcile } from '../src/reconcile/reconcile';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/invoicebox.js');
+const SIZE = Number(process.env.BENCH_RECONCILE_SIZE ?? 10_000);
+
+export async function runReconcileBench(): Promise<void> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'invoicebox-bench-reconcile-'));
+  try {
+    const set = generateReconcileCase({ invoices: SIZE, seed: 7, family: 'dev', transactions: SIZE });
+    const transactions = set.transactions.slice(0, Math.max(SIZE, set.transactions.length));
+    const statementFile = path.join(dir, 'statement.json');
+    const invoicesFile = path.join(dir, 'invoices.json');
+    // The JSON statement the reader registry of this build reads (the real readers read CSV, camt.053, …).
+    await fs.writeFile(statementFile, JSON.stringify({ currency: 'EUR', transactions }));
+    await fs.writeFile(
+      invoicesFile,
+      JSON.stringify(
+        set.invoices.map((i) => ({
+          id: i.id,
+          vendor: i.vendor,
+          amount: minorUnitsToDecimal(i.amountMinor!, i.currency!),
+          currency: i.currency,
+          invoice_date: i.invoiceDate,
+          invoice_number: i.invoiceNumber,
+        })),
+      ),
+    );
+    const debits = transactions.filter((t) => t.type === 'debit').length;
+    console.log(`set: ${transactions.length} transactions (${debits} debits) × ${set.invoices.length} invoices`);
+
+    const runs: number[] = [];
+    let last: ReturnType<typeof reconcile> | undefined;
+    let growth = { heap: 0, rss: 0 };
+    for (let i = 0; i < 3; i++) {
+      global.gc?.();
+      const before = process.memoryUsage();
+      const t0 = performance.now();
+      const read = await readStatement(new Uint8Array(await fs.readFile(statementFile)), 'statement.json');
+      if (!read.ok) throw new Error(read.errors[0]?.message);
+      const invoices = parseInvoicesJson(await fs.readFile(invoicesFile, 'utf8'), 'EUR');
+      last = reconcile(
+        read.statements.flatMap((s) => s.transactions),
+        invoices,
+      );
+      runs.push(performance.now() - t0);
+      const after = process.memoryUsage();
+      growth = { heap: after.heapUsed - before.heapUsed, rss: after.rss - before.rss };
+    }
+    runs.sort((a, b) => a - b);
+    const s = scoreMatches(set.truth, last!.matches);
+    console.log(
+      `in process: median ${(runs[1]! / 1000).toFixed(2)} s (runs ${runs.map((r) => (r / 1000).toFixed(2)).join(', ')} s), ` +
+        `heap +${(growth.heap / 1e6).toFixed(0)} MB, RSS +${(growth.rss / 1e6).toFixed(0)} MB, RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+    );
+    console.log(
+      `  ${last!.stats.candidates} candidate pairs, ${last!.stats.components} components, largest ${last!.stats.largestComponent} nodes; ` +
+        `${last!.matches.length} matches, precision ${((s.precision * 100) as number).toFixed(1)} %, recall ${(s.recall * 100).toFixed(1)} %`,
+    );
+
+    const t0 = performance.now();
+    const cli = spawnSync(
+      process.execPath,
+      [bin, 'reconcile', '--statement', statementFile, '--invoices', invoicesFile, '--json'],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
+    const wall = performance.now() - t0;
+    if (cli.status !== 0) throw new Error(`invoicebox reconcile failed: ${cli.stderr}`);
+    const cliMatches = (JSON.parse(cli.stdout) as { matches: unknown[] }).matches.length;
+    console.log(
+      `invoicebox reconcile --json: ${(wall / 1000).toFixed(2)} s wall (Node start included), ${cliMatches} matches`,
+    );
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
