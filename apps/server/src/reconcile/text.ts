@@ -247,9 +247,11 @@ export function tokenSimilarity(a: string, b: string): number {
   const long = a.length <= b.length ? b : a;
   // "AMAZON WEB SERV": a truncated word still names the vendor when enough of it is left.
   if (short.length >= 4 && long.startsWith(short)) return 0.9;
-  if (short.length < 4) return 0;
-  const distance = levenshtein(a, b, 2);
-  if (distance > 2) return 0;
+  // Typos: one edit from five letters on, two from eight ("acme" and "acne" are different words).
+  const allowed = short.length >= 8 ? 2 : short.length >= 5 ? 1 : 0;
+  if (allowed === 0) return 0;
+  const distance = levenshtein(a, b, allowed);
+  if (distance > allowed) return 0;
   const ratio = 1 - distance / long.length;
   return ratio >= 0.75 ? ratio * 0.9 : 0;
 }
