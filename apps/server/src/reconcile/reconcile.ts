@@ -100,9 +100,9 @@ const FEE_FX_LATEST_DAYS = 90;
 const WEIGHT_AMOUNT = 0.45;
 const WEIGHT_DATE = 0.2;
 const WEIGHT_TEXT = 0.35;
-/** Components larger than this (rows × columns) are thinned to each side's best candidates before solving. */
+/** Components larger than this (rows × columns) are solved greedily. */
 const MAX_COMPONENT_CELLS = 1_500_000;
-const PRUNE_KEEP = 4;
+const MAX_CANDIDATES_PER_TRANSACTION = 24;
 
 type AmountKind = 'equal' | 'fee' | 'stated' | 'implied' | 'table';
 
@@ -286,6 +286,7 @@ export function reconcile(
   // Candidates.
   const candidates: Candidate[] = [];
   transactions.forEach((tx, ti) => {
+    const mine: Candidate[] = [];
     const text = texts[ti];
     if (!text) return;
     const own = tx.currency.toUpperCase();
@@ -302,7 +303,7 @@ export function reconcile(
         if (days < EARLIEST_DAYS_WITH_NUMBER || days > LATEST_DAYS_WITH_NUMBER) return;
       }
       const c = scorePair(ti, tx, text, stated[ti]!, inv, implied, false, threshold);
-      if (c) candidates.push(c);
+      if (c) mine.push(c);
     };
     const amount = tx.amountMinor;
     for (const key of [own, '*']) {
@@ -333,6 +334,12 @@ export function reconcile(
         for (const i of found) consider(i);
       }
     }
+    // Thousands of equal amounts: only a transaction's best candidates can matter to the assignment.
+    if (mine.length > MAX_CANDIDATES_PER_TRANSACTION) {
+      mine.sort((a, b) => b.score - a.score || Math.abs(a.inv - ti) - Math.abs(b.inv - ti));
+      mine.length = MAX_CANDIDATES_PER_TRANSACTION;
+    }
+    for (const c of mine) candidates.push(c);
   });
 
   const chosen = solve(candidates, transactions.length, invoices.length);
@@ -533,29 +540,25 @@ function solve(
   const pairs: Candidate[] = [];
   let components = 0;
   let largest = 0;
-  const queue: Array<{ group: Candidate[]; pruned: boolean }> = [{ group: candidates, pruned: false }];
-  while (queue.length > 0) {
-    const item = queue.pop()!;
-    for (const group of splitComponents(item.group, txCount, invCount)) {
-      const rows = [...new Set(group.map((c) => c.tx))];
-      const cols = [...new Set(group.map((c) => c.inv))];
-      const cells = rows.length * cols.length;
-      if (cells > MAX_COMPONENT_CELLS && !item.pruned) {
-        // Pathological blocks (thousands of equal amounts): keep each side's best few, then split again.
-        queue.push({ group: prune(group), pruned: true });
-        continue;
-      }
-      components++;
-      largest = Math.max(largest, rows.length + cols.length);
-      // Still too large for the cubic algorithm: best pairs first. Never seen on real statements; bounded time.
-      pairs.push(...(cells > MAX_COMPONENT_CELLS ? solveGreedy(group) : solveComponent(group, rows, cols)));
-    }
+  for (const group of splitComponents(candidates, txCount, invCount)) {
+    const rows = [...new Set(group.map((c) => c.tx))];
+    const cols = [...new Set(group.map((c) => c.inv))];
+    components++;
+    largest = Math.max(largest, rows.length + cols.length);
+    // Too large for the cubic algorithm (thousands of equal amounts of one vendor, never seen on real statements):
+    // best pairs first, ties in list order. Bounded time instead of an exact optimum.
+    pairs.push(
+      ...(rows.length * cols.length > MAX_COMPONENT_CELLS
+        ? solveGreedy(group, txCount, invCount)
+        : solveComponent(group, rows, cols)),
+    );
   }
   return { pairs, components, largest };
 }
 
-function solveGreedy(group: Candidate[]): Candidate[] {
-  const sorted = [...group].sort((a, b) => b.score - a.score || a.tx - b.tx || a.inv - b.inv);
+function solveGreedy(group: Candidate[], txCount: number, invCount: number): Candidate[] {
+  const skew = (c: Candidate) => Math.abs(c.tx / Math.max(1, txCount) - c.inv / Math.max(1, invCount));
+  const sorted = [...group].sort((a, b) => b.score - a.score || skew(a) - skew(b) || a.tx - b.tx);
   const txs = new Set<number>();
   const invs = new Set<number>();
   const out: Candidate[] = [];
@@ -591,23 +594,6 @@ function splitComponents(candidates: Candidate[], txCount: number, invCount: num
     else groups.set(root, [c]);
   }
   return [...groups.values()];
-}
-
-function prune(group: Candidate[]): Candidate[] {
-  const keep = new Set<Candidate>();
-  for (const side of ['tx', 'inv'] as const) {
-    const by = new Map<number, Candidate[]>();
-    for (const c of group) {
-      const list = by.get(c[side]);
-      if (list) list.push(c);
-      else by.set(c[side], [c]);
-    }
-    for (const list of by.values()) {
-      list.sort((a, b) => b.score - a.score);
-      for (const c of list.slice(0, PRUNE_KEEP)) keep.add(c);
-    }
-  }
-  return group.filter((c) => keep.has(c));
 }
 
 function solveComponent(group: Candidate[], rows: number[], cols: number[]): Candidate[] {
