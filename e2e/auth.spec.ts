@@ -1,11 +1,23 @@
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { OWNER } from './owner';
-
-const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));
+import { shot } from './screenshot-path';
 
 // These run first on the fresh server (project 'auth' in playwright.config.ts): the first visit creates the owner.
 test.describe.configure({ mode: 'serial' });
+
+// The app runs under the server's CSP (no inline script or style): anything it refuses on our pages is a bug.
+let cspViolations: string[] = [];
+test.beforeEach(({ page, baseURL }) => {
+  cspViolations = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy') && message.location().url.startsWith(baseURL ?? '')) {
+      cspViolations.push(message.text());
+    }
+  });
+});
+test.afterEach(() => {
+  expect(cspViolations).toEqual([]);
+});
 
 test('the first visit creates the owner account and lands on the dashboard', async ({ page }) => {
   await page.goto('/');
@@ -31,6 +43,8 @@ test('signing out ends the session; a wrong password is refused; the right one s
 
   await page.getByRole('button', { name: 'Log Out' }).click();
   await expect(page.getByText('Logged out successfully')).toBeVisible();
+  // The toast's stylesheet is a file now (the CSP refuses sonner's inline one): it is laid out, not in the flow.
+  expect(await page.locator('[data-sonner-toaster]').evaluate((e) => getComputedStyle(e).position)).toBe('fixed');
   await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('backend_jwt'))).toBeNull();
   // The server ended that session: its token no longer works.

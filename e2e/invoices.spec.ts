@@ -6,8 +6,8 @@ import { ImapFlow } from 'imapflow';
 import { startDovecot, type TestDovecot } from '../apps/server/test/dovecot';
 import { buildMail } from '../apps/server/test/mail/mail-builder';
 import { signInAsOwner } from './owner';
+import { shot } from './screenshot-path';
 
-const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));
 const datasets = fileURLToPath(new URL('../../shared/datasets/invoices-pdf/', import.meta.url));
 
 let dovecot: TestDovecot;

@@ -4,9 +4,8 @@ import { expect, test } from '@playwright/test';
 import { startDovecot, type TestDovecot } from '../apps/server/test/dovecot';
 import { buildMail } from '../apps/server/test/mail/mail-builder';
 import { OWNER, signInAsOwner } from './owner';
+import { shot } from './screenshot-path';
 import { totp } from './totp';
-
-const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));
 
 let dovecot: TestDovecot;
 test.beforeAll(async () => {

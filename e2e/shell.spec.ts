@@ -1,8 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { signInAsOwner } from './owner';
-
-const shot = (name: string) => fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url));
+import { shot } from './screenshot-path';
 
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');

@@ -1,11 +1,25 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Sonner injects its stylesheet as an inline <style>, which the server's CSP (style-src 'self') refuses. Its CSS file
+ * is imported with the app's instead (app/provider.tsx), and the injection is dropped here.
+ */
+function sonnerStylesFromFile(): Plugin {
+  return {
+    name: 'sonner-styles-from-file',
+    transform(code, id) {
+      if (!/[\\/]sonner[\\/]dist[\\/]index\.m?js$/.test(id)) return;
+      return code.replace(/^__insertCSS\(/m, 'void (');
+    },
+  };
+}
 
 // The API server (apps/server) serves the built SPA from apps/web/dist; in development Vite serves it and
 // forwards /api to the server on its default port.
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), sonnerStylesFromFile()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -4,7 +4,7 @@
  * alone: `npx tsx apps/server/eval/reconcile.eval.ts [--verbose]` (--verbose lists the dev family's errors only).
  */
 import { fileURLToPath } from 'node:url';
-import { reconcile } from '../src/reconcile/reconcile';
+import { reconcile } from '../src/bank/reconcile/reconcile';
 import { generateReconcileCase, type PrecisionRecall, type ReconcileFamily, scoreMatches } from './reconcile.generator';
 
 const SEEDS: Record<ReconcileFamily, number[]> = { dev: [1, 2, 3, 4, 5], holdout: [101, 102, 103, 104, 105] };

@@ -9,9 +9,10 @@
  * refunds of invoice amounts, decoys with an invoice's amount from another merchant, same-vendor charges far from any
  * invoice date, and everyday debits.
  */
+
+import { tableRate } from '../src/bank/reconcile/fx-rates';
+import type { ReconcileInvoice } from '../src/bank/reconcile/reconcile';
 import type { StatementTransaction } from '../src/bank/statement.types';
-import { tableRate } from '../src/reconcile/fx-rates';
-import type { ReconcileInvoice } from '../src/reconcile/reconcile';
 import { mulberry32 } from './invoice.generator';
 
 export type ReconcileFamily = 'dev' | 'holdout';

@@ -95,6 +95,7 @@ const EnvSchema = z.object({
   DOCUMENT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(60_000_000),
   DOCUMENT_INFLATE_MAX_MB: z.coerce.number().int().min(1).max(16_384).default(256),
   DOCUMENT_XML_MAX_MB: z.coerce.number().int().min(1).max(1024).default(20),
+  DOCUMENT_STORE: z.enum(['local', 'postgres']).optional(),
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanFlag.optional(),
   CONNECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
 });
@@ -108,6 +109,12 @@ export interface Config {
   /** Unset: the embedded PostgreSQL under `<dataDir>/pg`. */
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
+  /**
+   * Where document bytes (attachments, uploads in flight) are kept: `local` files under `<dataDir>/blobs` (one
+   * machine), or `postgres` in the database itself, which every API and worker process reaches (the default with
+   * DATABASE_URL).
+   */
+  readonly documentStore: 'local' | 'postgres';
   readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   readonly secret: string | undefined;
   /** Run job workers inside the API process (`start`). */
@@ -225,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.INVOICEBOX_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    documentStore: e.DOCUMENT_STORE ?? (e.DATABASE_URL ? 'postgres' : 'local'),
     logLevel: e.LOG_LEVEL,
     secret: e.INVOICEBOX_SECRET,
     workersInProcess: e.INVOICEBOX_WORKERS,

@@ -15,6 +15,10 @@ import { loadSecretBox } from './auth/secret-box';
 import { type Principal, SessionsService } from './auth/sessions.service';
 import { SigningKeys, SigningKeysRepository } from './auth/signing-keys';
 import { TokenIssuer } from './auth/tokens';
+import { bankRoutes } from './bank/bank.routes';
+import { BankStatementsService } from './bank/bank.service';
+import { reconcileTransactions } from './bank/reconciler';
+import { readStatementInSandbox } from './bank/statement.sandbox';
 import { type Config, documentSettings, type OidcProviderConfig } from './config';
 import { type Database, openDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
@@ -26,7 +30,7 @@ import { closeDocumentSandbox, configureDocumentSandbox } from './extraction/ind
 import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
-import { LocalBlobStore } from './invoices/blob.store';
+import { createBlobStore } from './invoices/blob-store.factory';
 import { DocumentReader } from './invoices/document-reader';
 import { FieldsRefreshService } from './invoices/fields-refresh.service';
 import { IngestService } from './invoices/ingest.service';
@@ -70,6 +74,7 @@ export interface Runtime {
   readonly mailSync: MailSyncService;
   /** Filing invoices in the person's drive. */
   readonly drive: DriveService;
+  readonly bank: BankStatementsService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -96,7 +101,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     // Where the servers people name (IMAP, WebDAV) may be; operator-set targets (database, Google, OIDC) are not checked.
     const outbound = { allowPrivate: config.allowPrivateNetworkTargets };
     const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts, outbound);
-    const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+    const blobs = createBlobStore(config, database.db, 'documents');
     const invoices = new InvoicesService(database.db, accounts, blobs);
     const preferences = new PreferencesService(database.db);
     // Documents are read in the document sandbox, loaded on first use: `start` does not pay for it.
@@ -134,9 +139,18 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       config.dataDir,
       createDriveFactory(providerAccess, config.googleApiRootUrl, {}, outbound),
     );
-    const mailImport = new MailImportService(config.dataDir, config.importMaxBytes, users, accounts, ingest);
+    const mailImport = new MailImportService(
+      database.db,
+      createBlobStore(config, database.db, 'uploads'),
+      path.join(config.dataDir, 'tmp'),
+      config.importMaxBytes,
+      users,
+      accounts,
+      ingest,
+    );
+    const bank = new BankStatementsService(database.db, accounts, blobs, readStatementInSandbox, reconcileTransactions);
     const queue = new JobQueue(
-      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts }),
+      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts, bank }),
       jobsRepository,
       {
         connectionString: database.url,
@@ -167,12 +181,14 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       invoices,
       mailSync,
       drive,
+      bank,
       routes: [
         accountsRoutes(accounts, imapAccounts, connectLimit),
         invoicesRoutes(invoices),
         syncRoutes(queue, accounts, new SyncDiagnosticsService(database.db, accounts, { outbound }), connectLimit),
         driveRoutes(drive, queue, accounts, connectLimit),
         mailImportRoutes(mailImport, queue),
+        bankRoutes(bank, queue),
         preferencesRoutes(preferences),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
@@ -198,7 +214,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       },
       async startWorkers(concurrency: number) {
         // Partial files of a worker that was killed mid-write (never referenced by any row).
-        await blobs.sweepTemp().catch((error) => logger.warn({ err: error }, 'could not sweep temporary blob files'));
+        await blobs
+          .sweepTemp?.()
+          .catch((error: unknown) => logger.warn({ err: error }, 'could not sweep temporary blob files'));
         // Uploaded mail files whose import failed for good a week ago.
         await mailImport.sweep().catch((error) => logger.warn({ err: error }, 'could not sweep old mail uploads'));
         await queue.work(concurrency);

@@ -32,6 +32,8 @@ describe('no cross-tenant reads or writes, on every route', () => {
     accountIds: [] as string[],
     jobId: '',
     invoiceId: '',
+    statementId: '',
+    transactionId: '',
     emails: [] as string[],
   };
   const b = { token: '', userId: '' };
@@ -92,6 +94,13 @@ describe('no cross-tenant reads or writes, on every route', () => {
       user_ids: a.accountIds.join(','),
     });
     a.invoiceId = listed.invoices[0]!.id;
+    // A bank statement of A's, read and reconciled for real (the sandboxed CSV reader), with one transaction.
+    a.statementId = await runtime.bank.receive(a.userId, {
+      filename: 'alice-statement.csv',
+      file_data: Buffer.from('Date,Description,Amount\n2026-03-03,alice-secret-payment,-12.00\n').toString('base64'),
+    });
+    await runtime.bank.analyze(a.userId, a.statementId);
+    a.transactionId = (await runtime.bank.get(a.userId, a.statementId)).transactions[0]!.id;
     a.jobId = crypto.randomUUID();
     await new JobsRepository(db).insert({ id: a.jobId, ownerId: a.userId, type: 'noop', payload: {} });
   });
@@ -111,6 +120,7 @@ describe('no cross-tenant reads or writes, on every route', () => {
       factorId: crypto.randomUUID(),
       provider: 'google',
       attachmentId: '0',
+      transactionId: a.transactionId,
     };
     const calls: string[] = [];
     for (const [path, methods] of Object.entries(doc.paths)) {
@@ -124,7 +134,9 @@ describe('no cross-tenant reads or writes, on every route', () => {
           ? { ...idFor, id: a.jobId }
           : path.startsWith('/api/v1/invoices')
             ? { ...idFor, id: a.invoiceId }
-            : idFor;
+            : path.startsWith('/api/v1/bank-statements')
+              ? { ...idFor, id: a.statementId }
+              : idFor;
         const url = path.replace(/\{(\w+)\}/g, (_, p: string) => ids[p]!);
         const query = `user_ids=${a.accountIds.join(',')}`;
         // A fresh session for every call: some routes (logout) end the one they are called with.
@@ -146,6 +158,9 @@ describe('no cross-tenant reads or writes, on every route', () => {
                   target_user_id: a.accountIds[0],
                   selectedScope: 'custom',
                   selectedUserIds: a.accountIds,
+                  invoice_id: a.invoiceId,
+                  filename: 'b-statement.csv',
+                  file_data: Buffer.from('Date,Description,Amount\n2026-03-04,b,-1.00\n').toString('base64'),
                 },
               }),
         });
@@ -159,6 +174,10 @@ describe('no cross-tenant reads or writes, on every route', () => {
           a.userId,
           a.jobId,
           a.invoiceId,
+          a.statementId,
+          a.transactionId,
+          'alice-statement.csv',
+          'alice-secret-payment',
           ...a.accountIds,
           ...a.emails,
           'alice@example.com',
@@ -179,6 +198,9 @@ describe('no cross-tenant reads or writes, on every route', () => {
     expect(aList.session.selectedScope).toBe('current');
     const job = await harness.app.inject({ url: `/api/v1/jobs/${a.jobId}`, headers: bearer(a.token) });
     expect(job.statusCode).toBe(200);
+    // A's statement is still there, with its transaction as it was (no match made or undone by B).
+    const statement = await runtime.bank.get(a.userId, a.statementId);
+    expect(statement.transactions.map((x) => [x.id, x.match_source])).toEqual([[a.transactionId, null]]);
     // B's own custom scope never took A's ids.
     expect((await accounts.list(b.userId)).session.selectedUserIds).toEqual([]);
   });

@@ -67,19 +67,25 @@ describe('two API processes and three workers on one external PostgreSQL', () =>
       INVOICEBOX_SECRET: SECRET,
       // Dovecot and Apache run on this machine: an operator's explicit choice on a shared deployment.
       ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
-      INVOICEBOX_DATA_DIR: dataDir,
       JOB_LEASE_SECONDS: '10',
       SHUTDOWN_GRACE_SECONDS: '5',
     };
+    // Each process has a data folder of its own, as on separate machines: nothing may be shared through the disk
+    // (documents are in the database's document store).
+    let processes = 0;
+    const own = <T extends object>(e: T) => ({
+      ...e,
+      INVOICEBOX_DATA_DIR: path.join(dataDir, `process-${++processes}`),
+    });
     const apiEnv = { ...env, INVOICEBOX_WORKERS: 'false', LOG_LEVEL: 'warn' };
     // The first process alone makes pg-boss's schema and queue: processes that all find them missing at once can
     // deadlock in pg-boss's creation (issue 18 adds a lock there); the other four then start together.
-    apis.push(await startApi(apiEnv));
+    apis.push(await startApi(own(apiEnv)));
     const started = await Promise.all([
-      startApi(apiEnv),
-      startWorker(env, 2),
-      startWorker(env, 2),
-      startWorker(env, 2),
+      startApi(own(apiEnv)),
+      startWorker(own(env), 2),
+      startWorker(own(env), 2),
+      startWorker(own(env), 2),
     ]);
     apis.push(started[0]);
     workers.push(started[1], started[2], started[3]);
@@ -266,12 +272,20 @@ describe('two API processes and three workers on one external PostgreSQL', () =>
     expect(unexpected, 'drive files that are no invoice').toEqual([]);
     expect(new Set(driveFiles.keys())).toEqual(new Set(expectedKeys.keys()));
 
-    // Each attachment stored once in the shared data folder, under its own hash.
+    // Each attachment stored once in the database's document store, whole, under its own hash; no process kept one
+    // on its own disk.
     const blobs = new Set<string>();
-    for (const entry of await fs.readdir(path.join(dataDir, 'blobs'), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      expect(sha256(await fs.readFile(path.join(entry.parentPath, entry.name)))).toBe(entry.name);
-      blobs.add(entry.name);
+    const stored = await pool.query(
+      `select b.sha256, string_agg(c.data, ''::bytea order by c.seq) as data from document_blobs b
+         left join document_blob_chunks c on c.namespace = b.namespace and c.sha256 = b.sha256
+         where b.namespace = 'documents' group by b.sha256`,
+    );
+    for (const row of stored.rows) {
+      expect(sha256(row.data ?? Buffer.alloc(0))).toBe(row.sha256);
+      blobs.add(row.sha256);
+    }
+    for (const entry of await fs.readdir(dataDir, { recursive: true, withFileTypes: true })) {
+      expect(entry.isFile() && entry.parentPath.split(path.sep).includes('blobs'), entry.name).toBe(false);
     }
     expect(blobs).toEqual(new Set(MAILBOXES.flatMap((m) => [...generated.get(m.user)!.expectedBlobs])));
 

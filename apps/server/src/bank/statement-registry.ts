@@ -1,45 +1,55 @@
-/**
- * TEMPORARY stand-in, written on the reconcile branch so `invoicebox reconcile` compiles and its tests run: it reads
- * only a JSON statement, `{"transactions": [StatementTransaction…]}` (optionally with the other ParsedStatement
- * fields). The real registry of readers (CSV, OFX, camt.053, MT940, PDF) replaces this file at merge.
- */
-import type { ParsedStatement, StatementReadResult, StatementTransaction } from './statement.types';
+import { checkBalances } from './balance-check';
+import { camt053Reader } from './camt053.reader';
+import { csvReader } from './csv.reader';
+import { mt940Reader } from './mt940.reader';
+import { ofxReader } from './ofx.reader';
+import type { StatementReader, StatementReadResult } from './statement.types';
 
-export async function readStatement(bytes: Uint8Array, filename: string): Promise<StatementReadResult> {
-  let data: unknown;
+/** Structured readers, most specific sniff first; CSV last because almost any text has commas. */
+export const STRUCTURED_READERS: readonly StatementReader[] = [camt053Reader, ofxReader, mt940Reader, csvReader];
+
+const HEAD_BYTES = 4096;
+
+export function pickReader(
+  bytes: Uint8Array,
+  filename: string,
+  readers: readonly StatementReader[] = STRUCTURED_READERS,
+): StatementReader | null {
+  const head = bytes.subarray(0, HEAD_BYTES);
+  return readers.find((r) => r.accepts(head, filename)) ?? null;
+}
+
+/**
+ * Reads a statement file with the reader its content (and name) calls for, then balance-checks every statement and
+ * adds `balance_mismatch` to its warnings. Never throws on bad input: anything a reader throws becomes an error.
+ */
+export async function readStatement(
+  bytes: Uint8Array,
+  filename: string,
+  readers: readonly StatementReader[] = STRUCTURED_READERS,
+): Promise<StatementReadResult> {
+  if (bytes.length === 0) return { ok: false, errors: [{ code: 'empty_file', message: 'The file is empty.' }] };
+  const reader = pickReader(bytes, filename, readers);
+  if (!reader) {
+    return {
+      ok: false,
+      errors: [{ code: 'unsupported_format', message: 'Not a statement format we read (CSV, OFX, camt.053, MT940).' }],
+    };
+  }
+  let result: StatementReadResult;
   try {
-    data = JSON.parse(new TextDecoder('utf-8').decode(bytes));
-  } catch {
-    return { ok: false, errors: [{ code: 'unsupported_format', message: `not a statement file (${filename})` }] };
+    result = await reader.read(bytes, filename);
+  } catch (e) {
+    return {
+      ok: false,
+      errors: [{ code: 'unreadable', message: `The ${reader.format} file could not be read: ${(e as Error).message}` }],
+    };
   }
-  const transactions = (data as { transactions?: unknown })?.transactions;
-  if (!Array.isArray(transactions)) {
-    return { ok: false, errors: [{ code: 'unsupported_format', message: `no transactions found (${filename})` }] };
+  if (result.ok) {
+    for (const st of result.statements) {
+      const mismatch = checkBalances(st);
+      if (mismatch && !st.warnings.some((w) => w.code === 'balance_mismatch')) st.warnings.push(mismatch);
+    }
   }
-  const head = data as Partial<ParsedStatement>;
-  const statement: ParsedStatement = {
-    bankName: head.bankName ?? null,
-    accountNumber: head.accountNumber ?? null,
-    startDate: head.startDate ?? null,
-    endDate: head.endDate ?? null,
-    currency: head.currency ?? null,
-    openingBalanceMinor: head.openingBalanceMinor ?? null,
-    closingBalanceMinor: head.closingBalanceMinor ?? null,
-    transactions: transactions.map(
-      (t: Partial<StatementTransaction>): StatementTransaction => ({
-        date: String(t.date ?? ''),
-        valueDate: t.valueDate ?? null,
-        description: String(t.description ?? ''),
-        amountMinor: Number(t.amountMinor ?? 0),
-        type: t.type === 'credit' ? 'credit' : 'debit',
-        currency: String(t.currency ?? head.currency ?? ''),
-        balanceAfterMinor: t.balanceAfterMinor ?? null,
-        reference: t.reference ?? null,
-        counterpartyName: t.counterpartyName ?? null,
-        counterpartyIban: t.counterpartyIban ?? null,
-      }),
-    ),
-    warnings: [],
-  };
-  return { ok: true, format: 'csv', statements: [statement] };
+  return result;
 }

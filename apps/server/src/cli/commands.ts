@@ -5,6 +5,7 @@ import { registerMigrateCommand } from './migrate.command';
 import { registerReconcileCommand } from './reconcile.command';
 import { registerScanCommand } from './scan.command';
 import { registerStartCommand } from './start.command';
+import { registerStatementCommand } from './statement.command';
 import { registerSyncCommand } from './sync.command';
 import { registerWorkerCommand } from './worker.command';
 
@@ -17,5 +18,6 @@ export const commands: Array<(program: Command) => void> = [
   registerImportCommand,
   registerSyncCommand,
   registerExtractCommand,
+  registerStatementCommand,
   registerReconcileCommand,
 ];

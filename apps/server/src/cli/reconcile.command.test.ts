@@ -33,19 +33,23 @@ describe('invoicebox reconcile', { timeout: 60_000 }, () => {
       throw new Error('apps/server/dist is missing: run `npm run build` first (npm test does)');
     }
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'invoicebox-reconcile-cli-'));
-    // A JSON statement: the reader registry of this build reads it (see src/bank/statement-registry.ts).
+    // A CSV export as banks give them: one signed amount column, debits negative.
+    const rows = [
+      transaction('2026-03-05', 11743, 'SEPA ACME SOFTWARE GMBH RE INV-2026-0042'),
+      transaction('2026-03-06', 8990, 'ACME SOFTWARE refund', 'credit'),
+      transaction('2026-03-06', 8990, 'Kartenzahlung GLOBEX BERLIN'),
+      transaction('2026-03-09', 8990, 'KARTENZAHLUNG ACME SOFTWARE'),
+      transaction('2026-03-10', 30065, 'ACME SAMMELZAHLUNG'),
+    ];
     await fs.writeFile(
-      path.join(dir, 'statement.json'),
-      JSON.stringify({
-        currency: 'EUR',
-        transactions: [
-          transaction('2026-03-05', 11743, 'SEPA ACME SOFTWARE GMBH RE INV-2026-0042'),
-          transaction('2026-03-06', 8990, 'ACME SOFTWARE refund', 'credit'),
-          transaction('2026-03-06', 8990, 'Kartenzahlung GLOBEX BERLIN'),
-          transaction('2026-03-09', 8990, 'KARTENZAHLUNG ACME SOFTWARE'),
-          transaction('2026-03-10', 30065, 'ACME SAMMELZAHLUNG'),
-        ],
-      }),
+      path.join(dir, 'statement.csv'),
+      [
+        'Date,Description,Amount,Currency',
+        ...rows.map(
+          (r) =>
+            `${r.date},"${r.description}",${r.type === 'debit' ? '-' : ''}${(r.amountMinor / 100).toFixed(2)},${r.currency}`,
+        ),
+      ].join('\n'),
     );
     await fs.writeFile(
       path.join(dir, 'invoices.json'),
@@ -94,7 +98,7 @@ describe('invoicebox reconcile', { timeout: 60_000 }, () => {
     const r = run([
       'reconcile',
       '--statement',
-      path.join(dir, 'statement.json'),
+      path.join(dir, 'statement.csv'),
       '--invoices',
       path.join(dir, 'invoices.json'),
       '--json',
@@ -132,7 +136,7 @@ describe('invoicebox reconcile', { timeout: 60_000 }, () => {
     const broken = run([
       'reconcile',
       '--statement',
-      path.join(dir, 'statement.json'),
+      path.join(dir, 'statement.csv'),
       '--invoices',
       path.join(dir, 'broken.json'),
       '--json',

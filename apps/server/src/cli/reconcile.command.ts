@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { minorUnitsToDecimal } from '@invoicebox/core';
 import type { Command } from 'commander';
 import { exitWithError, printJson } from './output';
@@ -33,13 +32,13 @@ export function registerReconcileCommand(program: Command): void {
     .option('--json', 'print only {"matches": [{transaction_index, invoice_id, score, explanation}]} as JSON')
     .action(async (options: ReconcileCommandOptions) => {
       try {
-        const [{ readStatement }, { reconcile }, { parseInvoicesJson }] = await Promise.all([
-          import('../bank/statement-registry'),
-          import('../reconcile/reconcile'),
-          import('../reconcile/invoice-input'),
+        const [{ readStatementFileInSandbox }, { reconcile }, { parseInvoicesJson }] = await Promise.all([
+          import('../bank/statement-file'),
+          import('../bank/reconcile/reconcile'),
+          import('../bank/reconcile/invoice-input'),
         ]);
-        const bytes = await readInput(options.statement);
-        const read = await readStatement(new Uint8Array(bytes), path.basename(options.statement));
+        // Read as the server reads uploads: in the document sandbox.
+        const read = await readStatementFileInSandbox(options.statement);
         if (!read.ok) {
           const first = read.errors[0];
           throw new Error(

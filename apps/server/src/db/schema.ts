@@ -6,7 +6,9 @@
 
 export * from '../accounts/accounts.tables';
 export * from '../auth/auth.tables';
+export * from '../bank/bank.tables';
 export * from '../drive/drive.tables';
+export * from '../invoices/blob.tables';
 export * from '../invoices/invoices.tables';
 export * from '../jobs/jobs.tables';
 export * from '../oidc/oidc.tables';

@@ -11,14 +11,12 @@ import { z } from 'zod';
 import type { AccountsService } from '../accounts/accounts.service';
 import { NotFoundError } from '../errors';
 import { connectRouteOptions, DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE } from '../http/connect-limit';
-import { contentDisposition, safeContentType } from '../invoices/invoices.routes';
+import { servedFileHeaders } from '../http/file-headers';
 import type { JobQueue } from '../jobs/job-queue';
 import type { AppJobRegistry } from '../jobs/registry';
 import type { DriveService } from './drive.service';
 
 /** Types a browser shows itself; anything else is downloaded. */
-const INLINE_TYPES = /^(application\/pdf|image\/(png|jpeg|gif|webp))$/;
-
 /** Spec §7 drive calls, the drive choice of Settings, and the Drive button's link. */
 export function driveRoutes(
   drive: DriveService,
@@ -123,15 +121,10 @@ export function driveRoutes(
       async (request, reply) => {
         const opened = await drive.openLink(request.query.link);
         if (opened.kind === 'redirect') return reply.redirect(opened.url);
-        const type = safeContentType(opened.contentType);
-        const inline = INLINE_TYPES.test(type);
-        // A sandbox CSP would stop Chromium's PDF viewer; the inline types are exact and never sniffed as HTML.
-        if (!inline) reply.header('content-security-policy', "default-src 'none'; sandbox");
+        // PDFs and images open in the browser; anything that could run script is a sandboxed download.
         return reply
-          .header('content-type', type)
+          .headers(servedFileHeaders({ contentType: opened.contentType, filename: opened.name }, 'inline'))
           .header('content-length', opened.size)
-          .header('content-disposition', contentDisposition(opened.name, inline ? 'inline' : 'attachment'))
-          .header('x-content-type-options', 'nosniff')
           .header('cache-control', 'private, no-store')
           .header('referrer-policy', 'no-referrer')
           .send(opened.stream);

@@ -217,6 +217,7 @@ describe('drive upload (local folder and WebDAV)', () => {
     expect(opened.statusCode).toBe(200);
     expect(opened.headers['content-type']).toBe('application/pdf');
     expect(opened.headers['content-disposition']).toMatch(/^inline; filename="2024-01-05 Acme GmbH A-1.pdf"/);
+    expect(opened.headers['content-security-policy']).toBe("frame-ancestors 'none'");
     expect(opened.body).toBe('%PDF-1.4 A-1 invoice.pdf');
     const forged = await harness.app.inject({ url: `${url.slice(0, -4)}AAAA` });
     expect(forged.statusCode).toBe(404);

@@ -63,7 +63,8 @@ function hasBinaryBytes(bytes: Uint8Array): boolean {
 }
 
 function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'xml' | 'text' | null {
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
+  // Buffer's latin1 is byte-for-byte; WHATWG's 'latin1' label is Windows-1252 on Node 22+ (0x89 becomes U+2030).
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
   if (head.includes('%PDF-')) return 'pdf';
   if (bytes[0] === 0x89 && head.startsWith('\x89PNG')) return 'png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';

@@ -26,6 +26,7 @@ import { registerErrorHandling } from './error-handler';
 import { type HealthProbe, healthRoutes } from './health.routes';
 import { redactUrl } from './logging';
 import { meRoutes } from './me.routes';
+import { registerSecurityHeaders } from './security-headers';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  await registerSecurityHeaders(app, API_PREFIX);
 
   // One line per request, with the secret-looking query parameters of the URL redacted.
   app.addHook('onResponse', async (request, reply) => {

@@ -10,6 +10,7 @@ import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
 import { LocalBlobStore } from '../invoices/blob.store';
 import { IngestService } from '../invoices/ingest.service';
+import { PgBlobStore } from '../invoices/pg-blob.store';
 import type { JobQueue } from '../jobs/job-queue';
 import type { AppJobRegistry } from '../jobs/registry';
 import { UsersRepository } from '../users/users.repository';
@@ -51,7 +52,16 @@ describe('mail upload and import', () => {
     const ingest = new IngestService(db, new LocalBlobStore(path.join(dataDir, 'blobs')), {
       extract: async () => null,
     });
-    imports = new MailImportService(dataDir, 64 * 1024, new UsersService(new UsersRepository(db)), accounts, ingest);
+    // Uploads in the database's document store: the request and the job may run on different machines.
+    imports = new MailImportService(
+      db,
+      new PgBlobStore(db, 'uploads'),
+      dataDir,
+      64 * 1024,
+      new UsersService(new UsersRepository(db)),
+      accounts,
+      ingest,
+    );
     // The starter's enqueue is recorded; the job's work is `imports.run`, called below as the worker would.
     const queue = {
       enqueue: async (_owner: string, _name: string, payload: { upload_id: string }) => {
@@ -76,7 +86,21 @@ describe('mail upload and import', () => {
       headers: { ...bearer(token), 'content-type': type },
       payload: body,
     });
-  const uploadsLeft = async () => fs.readdir(path.join(dataDir, 'imports', ownerId)).catch(() => []);
+  /** The uploads still waiting, by id, and whether the store still holds bytes no upload row refers to. */
+  const uploadsLeft = async () => {
+    const { rows } = await t().database.pool.query<{ id: string }>(
+      'select id from mail_uploads where owner_id = $1 order by created_at',
+      [ownerId],
+    );
+    return rows.map((r) => r.id);
+  };
+  const orphanBlobs = async () =>
+    (
+      await t().database.pool.query(
+        `select count(*)::int as n from document_blobs
+           where namespace = 'uploads' and sha256 not in (select blob_key from mail_uploads)`,
+      )
+    ).rows[0].n as number;
 
   it('stores the upload under a name of its own and starts an import job that reads it', async () => {
     const response = await upload(mbox(3), '?account_email=takeout%40example.com');
@@ -84,11 +108,12 @@ describe('mail upload and import', () => {
     expect(response.json().job_id).toBeTruthy();
     const job = enqueued.at(-1)!;
     expect(job).toEqual({ upload_id: expect.stringMatching(/^[0-9a-f-]{36}$/), account_email: 'takeout@example.com' });
-    expect(await uploadsLeft()).toEqual([`${job.upload_id}.upload`]);
+    expect(await uploadsLeft()).toEqual([job.upload_id]);
 
     const result = await imports.run(ownerId, job.upload_id, job.account_email);
     expect(result).toEqual({ account: 'takeout@example.com', read: 3, added: 3, invoices: 3, unreadable: 0 });
     expect(await uploadsLeft()).toEqual([]);
+    expect(await orphanBlobs()).toBe(0);
     const { rows } = await t().database.pool.query('select count(*)::int as n from invoices where owner_id = $1', [
       ownerId,
     ]);
@@ -114,6 +139,7 @@ describe('mail upload and import', () => {
     });
     expect(json.statusCode).toBe(415);
     expect(await uploadsLeft()).toEqual([]);
+    expect(await orphanBlobs()).toBe(0);
   });
 
   it('never reads another person’s upload or a made-up one', async () => {
@@ -140,10 +166,12 @@ describe('mail upload and import', () => {
     const kept = enqueued.at(-1)!.upload_id;
     await upload(mbox(1, 60));
     const stale = enqueued.at(-1)!.upload_id;
-    const old = new Date(Date.now() - 8 * 24 * 60 * 60_000);
-    await fs.utimes(path.join(dataDir, 'imports', ownerId, `${stale}.upload`), old, old);
+    await t().database.pool.query("update mail_uploads set created_at = now() - interval '8 days' where id = $1", [
+      stale,
+    ]);
     expect(await imports.sweep()).toBe(1);
-    expect(await uploadsLeft()).toEqual([`${kept}.upload`]);
+    expect(await uploadsLeft()).toEqual([kept]);
+    expect(await orphanBlobs()).toBe(0);
   });
 
   it('reads the mail files of a Google Takeout ZIP, and refuses what is not mail at the upload', async () => {
@@ -159,7 +187,7 @@ describe('mail upload and import', () => {
     expect(response.statusCode).toBe(200);
     const result = await imports.run(ownerId, enqueued.at(-1)!.upload_id, 'takeout@example.com');
     expect(result).toMatchObject({ read: 2, added: 2, invoices: 2, unreadable: 0 });
-    expect(await uploadsLeft()).not.toContain(`${enqueued.at(-1)!.upload_id}.upload`);
+    expect(await uploadsLeft()).not.toContain(enqueued.at(-1)!.upload_id);
 
     const pdf = await upload(Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj'), '', 'application/octet-stream');
     expect(pdf.statusCode).toBe(400);

@@ -4,9 +4,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { and, eq, lt } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import type { AccountsService } from '../accounts/accounts.service';
+import type { Db } from '../db/client';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
+import type { BlobStore } from '../invoices/blob.store';
+import { mailUploads } from '../invoices/blob.tables';
 import type { IngestService } from '../invoices/ingest.service';
 import type { RawMail } from '../mail/mail-message';
 import { readRawMailPath } from '../mail/mail-path.reader';
@@ -54,25 +58,29 @@ export interface MailImportResult {
 }
 
 /**
- * Mail uploaded from the browser (an mbox such as a Google Takeout export, or one .eml): the bytes are streamed to a
- * file of our own naming under `<data>/imports/<person>/` (never a path from the upload), then a `mail_import` job
- * reads it like `invoicebox import` does. The import is idempotent, so a retried job adds nothing twice; the file is
- * deleted once it has been read to the end.
+ * Mail uploaded from the browser (an mbox such as a Google Takeout export, or one .eml): the request streams the bytes
+ * to a temporary file of our own naming (never a path from the upload), checks them and puts them in the `uploads`
+ * document store with a `mail_uploads` row; the `mail_import` job — on this or any other machine — copies them to its
+ * own temporary file and reads it like `invoicebox import` does. The import is idempotent, so a retried job adds
+ * nothing twice; the upload is deleted once it has been read to the end.
  */
 export class MailImportService {
   constructor(
-    private readonly dataDir: string,
+    private readonly db: Db,
+    /** The `uploads` namespace of the document store. */
+    private readonly uploads: BlobStore,
+    /** This process's own folder for temporary files (default: the system's). */
+    private readonly tempDir: string,
     private readonly maxBytes: number,
     private readonly users: UsersService,
     private readonly accounts: AccountsService,
     private readonly ingest: IngestService,
   ) {}
 
-  /** Streams an upload to disk; refuses it (and keeps nothing) beyond `maxBytes` or when empty. */
+  /** Receives an upload into the store; refuses it (and keeps nothing) beyond `maxBytes`, when empty or not mail. */
   async receive(ownerId: string, body: NodeJS.ReadableStream): Promise<string> {
     const id = randomUUID();
-    const file = this.fileOf(ownerId, id);
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const file = await this.tempFile(`${id}.upload`);
     let size = 0;
     const limit = this.maxBytes;
     const counter = new Transform({
@@ -89,9 +97,12 @@ export class MailImportService {
       if ((await sniffUpload(file)) === 'other') {
         throw new ValidationError('This is not a mail file: upload an mbox, an .eml file or a Google Takeout .zip');
       }
-    } catch (error) {
+      // Keyed by the upload, not its content: deleting one upload can never take another's bytes.
+      const blobKey = createHash('sha256').update(id).digest('hex');
+      await this.uploads.putFile(blobKey, file);
+      await this.db.insert(mailUploads).values({ id, ownerId, blobKey, size });
+    } finally {
       await fs.rm(file, { force: true });
-      throw error;
     }
     return id;
   }
@@ -103,8 +114,28 @@ export class MailImportService {
     accountEmail: string | undefined,
     options: { signal?: AbortSignal; progress?: (percent: number, message: string) => Promise<void> } = {},
   ): Promise<MailImportResult> {
-    const file = this.fileOf(ownerId, uploadId);
-    if (!(await fs.stat(file).catch(() => null))) throw new NotFoundError('The uploaded file is gone; upload it again');
+    const upload = await this.uploadOf(ownerId, uploadId);
+    if (!upload || !(await this.uploads.has(upload.blobKey))) {
+      throw new NotFoundError('The uploaded file is gone; upload it again');
+    }
+    // The job may run on another machine than the request: it reads its own copy.
+    const file = await this.tempFile(`${uploadId}.${randomUUID()}.import`);
+    try {
+      await pipeline(this.uploads.stream(upload.blobKey), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      const result = await this.importFile(ownerId, file, accountEmail, options);
+      await this.forget(upload);
+      return result;
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  private async importFile(
+    ownerId: string,
+    file: string,
+    accountEmail: string | undefined,
+    options: { signal?: AbortSignal; progress?: (percent: number, message: string) => Promise<void> },
+  ): Promise<MailImportResult> {
     const user = await this.users.findById(ownerId);
     const account = await this.accounts.connect(ownerId, {
       provider: 'mbox',
@@ -124,7 +155,6 @@ export class MailImportService {
       },
     });
     await this.accounts.markSynced(ownerId, account.userId);
-    await fs.rm(file, { force: true });
     return {
       account: account.email,
       read: result.seen,
@@ -165,24 +195,38 @@ export class MailImportService {
 
   /** Removes uploads no job has read for `olderThanMs` (a job that failed for good); returns how many. */
   async sweep(olderThanMs = 7 * 24 * 60 * 60_000): Promise<number> {
-    const root = path.join(this.dataDir, 'imports');
-    let removed = 0;
-    for (const owner of await fs.readdir(root).catch(() => [] as string[])) {
-      if (!UPLOAD_ID.test(owner)) continue;
-      for (const name of await fs.readdir(path.join(root, owner)).catch(() => [] as string[])) {
-        const file = path.join(root, owner, name);
-        const stat = await fs.stat(file).catch(() => null);
-        if (stat?.isFile() && Date.now() - stat.mtimeMs > olderThanMs) {
-          await fs.rm(file, { force: true });
-          removed += 1;
-        }
-      }
+    const stale = await this.db
+      .select()
+      .from(mailUploads)
+      .where(lt(mailUploads.createdAt, new Date(Date.now() - olderThanMs)));
+    for (const upload of stale) await this.forget(upload);
+    // Copies of processes that were killed while they read or received one.
+    const dir = path.join(this.tempDir, 'invoicebox-imports');
+    for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+      const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+      if (stat && Date.now() - stat.mtimeMs > 24 * 60 * 60_000) await fs.rm(path.join(dir, name), { force: true });
     }
-    return removed;
+    return stale.length;
   }
 
-  private fileOf(ownerId: string, uploadId: string): string {
-    if (!UPLOAD_ID.test(uploadId) || !UPLOAD_ID.test(ownerId)) throw new NotFoundError('No such upload');
-    return path.join(this.dataDir, 'imports', ownerId, `${uploadId}.upload`);
+  private async uploadOf(ownerId: string, uploadId: string) {
+    if (!UPLOAD_ID.test(uploadId)) throw new NotFoundError('No such upload');
+    const [row] = await this.db
+      .select()
+      .from(mailUploads)
+      .where(and(eq(mailUploads.id, uploadId), eq(mailUploads.ownerId, ownerId)));
+    return row;
+  }
+
+  /** Deletes the bytes, then the row (a crash in between leaves a row that `sweep` removes later). */
+  private async forget(upload: { id: string; blobKey: string }): Promise<void> {
+    await this.uploads.delete(upload.blobKey);
+    await this.db.delete(mailUploads).where(eq(mailUploads.id, upload.id));
+  }
+
+  private async tempFile(name: string): Promise<string> {
+    const dir = path.join(this.tempDir, 'invoicebox-imports');
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    return path.join(dir, name);
   }
 }

@@ -9,10 +9,16 @@ import { ValidationError } from '../errors';
 export interface BlobStore {
   /** Stores bytes under their hash (a second put of the same content is a no-op). */
   put(sha256: string, bytes: Uint8Array): Promise<void>;
+  /** Stores a local file's bytes under their hash (the caller computed it), without holding them in memory. */
+  putFile(sha256: string, file: string): Promise<void>;
   get(sha256: string): Promise<Buffer>;
   has(sha256: string): Promise<boolean>;
   /** The bytes as a stream (downloads never hold a whole file in memory). */
   stream(sha256: string): Readable;
+  /** Removes the bytes (no-op when absent). Only for stores whose entries have one owner, such as uploads. */
+  delete(sha256: string): Promise<void>;
+  /** Removes what writers that died left half-written (stores whose writes are not atomic by themselves). */
+  sweepTemp?(olderThanMs?: number): Promise<number>;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -40,6 +46,22 @@ export class LocalBlobStore implements BlobStore {
     await fs.rename(temp, file);
   }
 
+  async putFile(sha256: string, source: string): Promise<void> {
+    const file = this.pathOf(sha256);
+    if (await this.has(sha256)) return;
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tempDir = path.join(this.root, 'tmp');
+    await fs.mkdir(tempDir, { recursive: true, mode: 0o700 });
+    const temp = path.join(tempDir, `${sha256}.${randomBytes(6).toString('hex')}.tmp`);
+    await fs.copyFile(source, temp);
+    await fs.chmod(temp, 0o600);
+    await fs.rename(temp, file);
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await fs.rm(this.pathOf(sha256), { force: true });
+  }
+
   /** Removes partial files of writers that died (older than `olderThanMs`); returns how many. */
   async sweepTemp(olderThanMs = 60 * 60_000): Promise<number> {
     const tempDir = path.join(this.root, 'tmp');
@@ -65,8 +87,9 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async has(sha256: string): Promise<boolean> {
+    const file = this.pathOf(sha256);
     try {
-      await fs.access(this.pathOf(sha256));
+      await fs.access(file);
       return true;
     } catch {
       return false;

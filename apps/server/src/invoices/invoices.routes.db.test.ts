@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,9 +8,10 @@ import { useTestDatabase } from '../../test/db';
 import { buildMail } from '../../test/mail/mail-builder';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
+import { contentDisposition } from '../http/file-headers';
 import { LocalBlobStore } from './blob.store';
 import { IngestService } from './ingest.service';
-import { contentDisposition, invoicesRoutes } from './invoices.routes';
+import { invoicesRoutes } from './invoices.routes';
 import { InvoicesService } from './invoices.service';
 
 const t = useTestDatabase();
@@ -24,11 +26,12 @@ describe('invoice routes', () => {
   let harness: Awaited<ReturnType<typeof buildAuthTestApp>>;
   let token = '';
   let dir: string;
+  let blobs: LocalBlobStore;
 
   beforeAll(async () => {
     const { db } = t().database;
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'invoicebox-inv-'));
-    const blobs = new LocalBlobStore(dir);
+    blobs = new LocalBlobStore(dir);
     const accounts = new AccountsService(new AccountsRepository(db));
     harness = await buildAuthTestApp(db, { routes: [invoicesRoutes(new InvoicesService(db, accounts, blobs))] });
     const signup = await harness.app.inject({
@@ -125,5 +128,42 @@ describe('invoice routes', () => {
       `attachment; filename="evil_Set-Cookie: x=1_..__.pdf"; filename*=UTF-8''${encodeURIComponent('evil_Set-Cookie: x=1_.._ü.pdf')}`,
     );
     expect(header).not.toMatch(/[\r\n]/);
+  });
+
+  it('serves a hostile HTML or SVG attachment only as a sandboxed download, and personal answers are never cached', async () => {
+    const { invoices } = await list('?vendor=Acme%20GmbH');
+    expect(
+      (await harness.app.inject({ url: '/api/v1/invoices?vendor=Acme%20GmbH', headers: bearer(token) })).headers[
+        'cache-control'
+      ],
+    ).toBe('no-store');
+    const { pool } = t().database;
+    const [{ message_row_id }] = (
+      await pool.query('select message_row_id from invoices where id = $1', [invoices[0].id])
+    ).rows;
+    const hostile = [
+      { name: 'invoice.html', type: 'text/html', body: '<script>fetch("/api/v1/me")</script>' },
+      { name: 'logo.svg', type: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>' },
+      { name: 'x', type: 'text/html;charset=utf-8"><script>', body: '<script>alert(1)</script>' },
+    ];
+    for (const [i, file] of hostile.entries()) {
+      const sha = createHash('sha256').update(file.body).digest('hex');
+      await blobs.put(sha, Buffer.from(file.body));
+      await pool.query(
+        `insert into message_attachments (message_row_id, position, sha256, filename, size, content_type, qualifies)
+         values ($1, $2, $3, $4, $5, $6, false)`,
+        [message_row_id, 10 + i, sha, file.name, file.body.length, file.type],
+      );
+      const res = await harness.app.inject({
+        url: `/api/v1/invoices/${invoices[0].id}/attachments/${10 + i}`,
+        headers: bearer(token),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(file.body);
+      expect(res.headers['content-type']).toBe(i === 2 ? 'application/octet-stream' : file.type);
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="/);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
   });
 });

@@ -12,6 +12,7 @@ import { ZipArchive } from 'archiver';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../errors';
+import { contentDisposition, servedFileHeaders } from '../http/file-headers';
 import type { ExportRow, InvoicesService } from './invoices.service';
 
 const EXPORT_COLUMNS = [
@@ -54,23 +55,6 @@ async function* jsonLines(rows: AsyncIterable<ExportRow>): AsyncGenerator<string
     first = false;
   }
   yield '\n]}\n';
-}
-
-/** RFC 6266 Content-Disposition: an ASCII fallback and the UTF-8 name, with nothing that could break the header. */
-export function contentDisposition(filename: string, type: 'attachment' | 'inline' = 'attachment'): string {
-  const clean = [...filename]
-    .filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f)
-    .join('')
-    .replace(/["\\/]/g, '_');
-  const ascii = clean.replace(/[^\x20-\x7e]/g, '_') || 'attachment';
-  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(clean || 'attachment')}`;
-}
-
-/** A stored content type goes out only when it is a plain `type/subtype`; anything else is generic binary. */
-export function safeContentType(value: string | null | undefined): string {
-  return value && /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(value)
-    ? value.toLowerCase()
-    : 'application/octet-stream';
 }
 
 /**
@@ -199,12 +183,10 @@ export function invoicesRoutes(service: InvoicesService): FastifyPluginAsyncZod 
       async (request, reply) => {
         const found = await service.attachmentStream(request.user.id, request.params.id, request.params.attachmentId);
         if (!found) throw new NotFoundError('Attachment not found');
+        // Always a download: the app saves it; a hostile HTML or SVG never renders in our origin.
         return reply
-          .header('content-type', safeContentType(found.contentType))
+          .headers(servedFileHeaders(found, 'attachment'))
           .header('content-length', found.size)
-          .header('content-disposition', contentDisposition(found.filename))
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; sandbox")
           .send(found.stream);
       },
     );

@@ -77,8 +77,15 @@ export class InvoicesService {
     const [page, total, emails] = await Promise.all([
       this.db.execute(sql`
         select i.id, i.vendor, i.email, i.amount, i.amount_minor, i.currency, i.invoice_date, i.invoice_number,
-               i.status, i.drive_file_id, i.drive_error, i.category, i.details, i.message_row_id
+               i.status, i.drive_file_id, i.drive_error, i.category, i.details, i.message_row_id,
+               p.statement_id as payment_statement_id, p.id as payment_transaction_id, p.date as payment_date,
+               p.amount_minor as payment_amount_minor, p.currency as payment_currency,
+               p.description as payment_description
         from invoices i
+        left join lateral (
+          select t.statement_id, t.id, t.date, t.amount_minor, t.currency, t.description from bank_transactions t
+          where t.owner_id = i.owner_id and t.matched_invoice_id = i.id limit 1
+        ) p on true
         where ${where}
         order by i.invoice_date desc nulls last, i.created_at desc, i.id
         limit ${query.limit} offset ${offset}`),
@@ -380,6 +387,23 @@ export class InvoicesService {
       details: (row.details as string | null) ?? null,
       frequency: 'One-time',
       drive_error: (row.drive_error as string | null) ?? null,
+      ...(row.payment_transaction_id === undefined
+        ? {}
+        : {
+            payment:
+              row.payment_transaction_id === null
+                ? null
+                : {
+                    statement_id: row.payment_statement_id as string,
+                    transaction_id: row.payment_transaction_id as string,
+                    date: row.payment_date as string,
+                    amount: Number(
+                      minorUnitsToDecimal(Number(row.payment_amount_minor), row.payment_currency as string),
+                    ),
+                    currency: row.payment_currency as string,
+                    description: row.payment_description as string,
+                  },
+          }),
       attachments: await Promise.all(
         attachments.map(async (a) => ({
           id: String(a.position),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AccountsService } from '../accounts/accounts.service';
+import type { BankStatementsService } from '../bank/bank.service';
 import type { DriveService, DriveUploadSummary } from '../drive/drive.service';
 import { AppError } from '../errors';
 import type { MailImportService } from '../imports/mail-import.service';
@@ -36,7 +37,11 @@ export interface JobDependencies {
   mailImport: MailImportService;
   fieldsRefresh: FieldsRefreshService;
   accounts: AccountsService;
+  bank: BankStatementsService;
 }
+
+/** Deliveries after the first for a statement analysis that hits a passing problem (a database blink). */
+const BANK_ANALYSIS_RETRIES = 2;
 
 const syncPayload = z.object({
   account_ids: z.array(z.string().uuid()).max(100).optional(),
@@ -133,6 +138,26 @@ export function createJobRegistry(deps: JobDependencies) {
           (r.unreadable ? `, ${r.unreadable} unreadable` : '')
         );
       },
+    }),
+    bank_statement_analysis: defineJob({
+      // Reads an uploaded statement in the document sandbox and reconciles it; a rerun replaces what it stored.
+      payload: z.object({ statement_id: z.string().uuid() }),
+      async handler({ ownerId, payload, progress, signal, attempt }) {
+        try {
+          return await deps.bank.analyze(ownerId, payload.statement_id, { signal, progress });
+        } catch (error) {
+          // The statement shows failed once no further attempt will come (a retryable error gets its retries).
+          const retryable = error instanceof AppError ? error.retryable : true;
+          if (!signal.aborted && (!retryable || attempt > BANK_ANALYSIS_RETRIES)) {
+            const message = error instanceof Error ? error.message : String(error);
+            if (!(error instanceof AppError && error.code === 'statement_unreadable')) {
+              await deps.bank.fail(ownerId, payload.statement_id, message).catch(() => undefined);
+            }
+          }
+          throw error;
+        }
+      },
+      retryLimit: BANK_ANALYSIS_RETRIES,
     }),
     token_refresh: defineJob({
       // Refreshes the person's provider access before it expires; a refused grant marks that account only.

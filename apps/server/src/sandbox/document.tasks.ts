@@ -5,4 +5,6 @@
 export const documentTasks = {
   extract: async (input: import('../extraction/extraction.tasks').ExtractTaskInput) =>
     (await import('../extraction/extraction.tasks')).extractTask(input),
+  statement: async (input: import('../bank/statement.tasks').StatementTaskInput) =>
+    (await import('../bank/statement.tasks')).statementTask(input),
 };

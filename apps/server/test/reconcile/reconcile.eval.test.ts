@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateReconcileCase, scoreMatches } from '../../eval/reconcile.generator';
-import { reconcile } from '../../src/reconcile/reconcile';
+import { reconcile } from '../../src/bank/reconcile/reconcile';
 
 // The accuracy targets of issue 13 (precision ≥ 95 %, recall ≥ 90 %) on one generated set of each family. The full
 // figures over five sets each come from `npm run eval`.

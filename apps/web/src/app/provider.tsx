@@ -2,6 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Toaster, toast } from 'sonner';
+// Its stylesheet as a file: the CSP refuses the inline <style> sonner would inject (see vite.config.ts).
+import 'sonner/dist/styles.css';
 import { meQueryKey } from '../features/auth/api/get-me';
 import { onAuthError } from '../lib/auth-events';
 import { clearAuthStorage, QUERY_CACHE_STORAGE_KEY } from '../lib/storage-keys';

@@ -38,6 +38,18 @@ export const InvoiceSchema = z.object({
   frequency: z.enum(FREQUENCIES),
   /** Why filing it in the drive failed (status failed); null otherwise. */
   drive_error: z.string().nullable(),
+  /** The bank transaction that paid it, when a statement's reconciliation matched one (absent where not read). */
+  payment: z
+    .object({
+      statement_id: z.string(),
+      transaction_id: z.string(),
+      date: z.string(),
+      amount: z.number(),
+      currency: z.string(),
+      description: z.string(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
 

@@ -47,7 +47,7 @@ const parser = new XMLParser({
 export function decodeXml(bytes: Uint8Array): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 200)).toString('latin1');
   const enc = /encoding=["']([\w-]+)["']/i.exec(head)?.[1]?.toLowerCase();
   try {
     return new TextDecoder(enc && enc !== 'utf8' ? enc : 'utf-8').decode(bytes);

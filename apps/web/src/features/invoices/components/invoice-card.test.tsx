@@ -42,6 +42,26 @@ describe('InvoiceCard', () => {
     expect(screen.queryByText(/Could not be read/)).not.toBeInTheDocument();
   });
 
+  it('says that it was paid, with the bank transaction that paid it', () => {
+    render(
+      <InvoiceCard
+        invoice={{
+          ...INVOICE,
+          payment: {
+            statement_id: 's-1',
+            transaction_id: 't-1',
+            date: '2024-03-08',
+            amount: 120,
+            currency: 'EUR',
+            description: 'SEPA ACME GMBH AC-1',
+          },
+        }}
+      />,
+    );
+    expect(screen.getByText('Paid')).toBeInTheDocument();
+    expect(screen.getByText('Paid 03/08/2024: 120.00 EUR — SEPA ACME GMBH AC-1')).toBeInTheDocument();
+  });
+
   it('says under a file why it could not be read', () => {
     const attachment = {
       ...INVOICE.attachments[0]!,

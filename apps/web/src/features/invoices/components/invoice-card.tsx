@@ -32,7 +32,8 @@ function viewAttachments(invoice: Invoice) {
     if (a.data && isPreviewableDataUrl(url)) {
       const frame = doc.createElement(a.mimeType.startsWith('image/') ? 'img' : 'iframe');
       frame.setAttribute('src', url);
-      frame.setAttribute('style', 'width:100%;height:80vh;border:0');
+      // Through CSSOM: the popup inherits the app's CSP, which refuses style attributes.
+      Object.assign(frame.style, { width: '100%', height: '80vh', border: '0' });
       doc.body.append(frame);
     } else {
       const p = doc.createElement('p');
@@ -95,7 +96,14 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
           <Badge variant="outline">{invoice.category}</Badge>
           <Badge variant="secondary">{invoice.frequency}</Badge>
           {invoice.invoice_number ? <Badge variant="secondary">No. {invoice.invoice_number}</Badge> : null}
+          {invoice.payment ? <Badge variant="success">Paid</Badge> : null}
         </div>
+        {invoice.payment ? (
+          <p className="text-sm text-slate-600">
+            Paid {formatShortUsDate(invoice.payment.date)}: {invoice.payment.amount.toFixed(2)}{' '}
+            {invoice.payment.currency} — {invoice.payment.description}
+          </p>
+        ) : null}
         {invoice.details ? <p className="line-clamp-2 text-sm text-slate-600">{invoice.details}</p> : null}
         {invoice.status === 'failed' && invoice.drive_error ? (
           <p className="text-sm text-red-700">Not filed in the drive: {invoice.drive_error}</p>

@@ -12,7 +12,7 @@
  */
 import { currencyDecimals, minorUnitsToDecimal } from '@invoicebox/core';
 import munkres from 'munkres';
-import type { StatementTransaction } from '../bank/statement.types';
+import type { StatementTransaction } from '../statement.types';
 import { statedAmounts } from './amounts';
 import { FX_TABLE_SOURCE, ImpliedRates, tableRate } from './fx-rates';
 import {

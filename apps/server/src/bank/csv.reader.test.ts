@@ -1,0 +1,186 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bankDatasets, csvTruth, matchTransactions, pct } from '../../test/bank/bank-datasets';
+import { describeStatementReader } from '../../test/bank/statement-reader.contract';
+import { csvSample } from '../../test/bank/statement-samples';
+import { csvReader, parseCsvStatement } from './csv.reader';
+
+const dir = path.join(bankDatasets, 'csv');
+const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+
+describe('CSV reader on the csv2ofx fixtures', () => {
+  it('finds the transactions csv2ofx wrote to its expected OFX files', async () => {
+    let [truth, found, matched] = [0, 0, 0];
+    const perFile: string[] = [];
+    for (const t of csvTruth()) {
+      const r = await csvReader.read(new Uint8Array(readFileSync(path.join(dir, t.csv))), t.csv);
+      const ours = r.ok ? r.statements.flatMap((s) => s.transactions) : [];
+      const s = matchTransactions(t.transactions, ours);
+      perFile.push(`${t.csv}: ${s.matched}/${s.truth} (found ${s.found})${r.ok ? '' : ` ${r.errors[0]!.code}`}`);
+      [truth, found, matched] = [truth + s.truth, found + s.found, matched + s.matched];
+    }
+    console.info(`csv: transactions P ${pct(matched, found)} R ${pct(matched, truth)} (${matched}/${truth})`, perFile);
+    expect(matched / truth).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
+const first = async (csv: string | Uint8Array, name = 'x.csv') => {
+  const r = await csvReader.read(typeof csv === 'string' ? bytes(csv) : csv, name);
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.statements[0]!;
+};
+
+describe('CSV reader', () => {
+  it('reads a German export: semicolons, Windows-1252, 1.234,56, DD.MM.YYYY, booking and value date', async () => {
+    const csv =
+      'Buchungstag;Wertstellung;Auftraggeber/Empfänger;Verwendungszweck;Betrag;Saldo;Währung\r\n' +
+      '02.01.2024;03.01.2024;Müller GmbH;Rechnung 7;-1.234,56;8.765,44;EUR\r\n' +
+      '04.01.2024;04.01.2024;Kunde AG;Gutschrift;100,00;8.865,44;EUR\r\n';
+    const st = await first(new Uint8Array(Buffer.from(csv, 'latin1')));
+    expect(st.transactions).toEqual([
+      expect.objectContaining({
+        date: '2024-01-02',
+        valueDate: '2024-01-03',
+        amountMinor: 123456,
+        type: 'debit',
+        currency: 'EUR',
+        balanceAfterMinor: 876544,
+        counterpartyName: 'Müller GmbH',
+        description: 'Müller GmbH Rechnung 7',
+      }),
+      expect.objectContaining({ date: '2024-01-04', amountMinor: 10000, type: 'credit' }),
+    ]);
+    expect(st.warnings).toEqual([]);
+  });
+
+  it.each([
+    [
+      'English',
+      'Date,Description,Debit,Credit,Balance\n01/15/2024,Coffee,3.50,,96.50\n01/16/2024,Salary,,"1,000.00","1,096.50"\n',
+    ],
+    [
+      'French',
+      'Date opération;Libellé;Débit;Crédit;Solde\n15/01/2024;Café;3,50;;96,50\n16/01/2024;Salaire;;1 000,00;1 096,50\n',
+    ],
+    [
+      'Spanish',
+      'Fecha;Concepto;Cargo;Abono;Saldo\n15/01/2024;Café;3,50;;96,50\n16/01/2024;Nómina;;1.000,00;1.096,50\n',
+    ],
+    [
+      'Italian',
+      'Data operazione;Descrizione;Addebiti;Accrediti;Saldo\n15/01/2024;Caffè;3,50;;96,50\n16/01/2024;Stipendio;;1.000,00;1.096,50\n',
+    ],
+    [
+      'Dutch',
+      'Datum\tOmschrijving\tAf\tBij\tSaldo\n15-01-2024\tKoffie\t3,50\t\t96,50\n16-01-2024\tSalaris\t\t1.000,00\t1.096,50\n',
+    ],
+    [
+      'Romanian',
+      'Data tranzactiei,Descriere,Debit,Credit,Sold\n15.01.2024,Cafea,3.50,,96.50\n16.01.2024,Salariu,,1000.00,1096.50\n',
+    ],
+    [
+      'German',
+      'Buchungsdatum|Buchungstext|Soll|Haben|Kontostand\n15.01.2024|Kaffee|3,50||96,50\n16.01.2024|Gehalt||1.000,00|1.096,50\n',
+    ],
+  ])('finds the columns by %s header words', async (_lang, csv) => {
+    const st = await first(csv);
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type, t.balanceAfterMinor])).toEqual([
+      ['2024-01-15', 350, 'debit', 9650],
+      ['2024-01-16', 100000, 'credit', 109650],
+    ]);
+    expect(st.transactions[0]!.description).toMatch(/^Caf|^Coffee|^Kaffee|^Koffie/);
+  });
+
+  it('infers month-first or day-first from all rows, not the first', async () => {
+    const mdy = await first('Date,Amount,Description\n01/02/2024,-1.00,a\n01/03/2024,-1.00,b\n01/25/2024,-1.00,c\n');
+    expect(mdy.transactions.map((t) => t.date)).toEqual(['2024-01-02', '2024-01-03', '2024-01-25']);
+    const dmy = await first('Date,Amount,Description\n01/02/2024,-1.00,a\n01/03/2024,-1.00,b\n25/03/2024,-1.00,c\n');
+    expect(dmy.transactions.map((t) => t.date)).toEqual(['2024-02-01', '2024-03-01', '2024-03-25']);
+    const iso = await first('date;amount\n2024-03-05;1,00\n');
+    expect(iso.transactions[0]!.date).toBe('2024-03-05');
+  });
+
+  it('reads UTF-8 with a BOM and a file mixing UTF-8 and Windows-1252 lines', async () => {
+    const bom = await first(
+      new Uint8Array([
+        0xef,
+        0xbb,
+        0xbf,
+        ...Buffer.from('Date;Description;Amount;Currency\n2024-01-02;Café;-5,00;EUR\n'),
+      ]),
+    );
+    expect(bom.transactions[0]).toMatchObject({ description: 'Café', amountMinor: 500, currency: 'EUR' });
+    const mixed = new Uint8Array(
+      Buffer.concat([
+        Buffer.from('Date;Description;Amount\n2024-01-02;Café;-5,00\n', 'utf8'),
+        Buffer.from('2024-01-03;Größe;-6,00\n', 'latin1'),
+      ]),
+    );
+    const st = await first(mixed);
+    expect(st.transactions.map((t) => t.description)).toEqual(['Café', 'Größe']);
+    expect(st.warnings.map((w) => w.code)).toContain('mixed_encoding');
+  });
+
+  it('uses a debit/credit marker column and a currency in the header', async () => {
+    const st = await first(
+      'Date,Description,Amount (EUR),Transaction Type\n2024-01-02,Rent,500.00,debit\n2024-01-03,Refund,20.00,credit\n',
+    );
+    expect(st.transactions.map((t) => [t.type, t.amountMinor, t.currency])).toEqual([
+      ['debit', 50000, 'EUR'],
+      ['credit', 2000, 'EUR'],
+    ]);
+    expect(st.currency).toBe('EUR');
+  });
+
+  it('leaves an unstated currency as XXX with a warning, never a guess', async () => {
+    const st = await first('Date,Amount\n2024-01-02,-1.00\n');
+    expect(st.transactions[0]!.currency).toBe('XXX');
+    expect(st.currency).toBeNull();
+    expect(st.warnings.map((w) => w.code)).toEqual(['currency_unknown']);
+  });
+
+  it('skips a preamble and a totals row, and reports a dated row with a broken amount', async () => {
+    const st = await first(
+      'Kontoauszug;DE89 3704 0044 0532 0130 00\n\nDatum;Text;Betrag\n02.01.2024;A;-1,00\n03.01.2024;B;abc\n;Summe;-1,00\n',
+    );
+    expect(st.accountNumber).toBe('DE89370400440532013000');
+    expect(st.transactions).toHaveLength(1);
+    expect(st.warnings).toContainEqual({
+      code: 'row_skipped',
+      message: 'Line 5: the amount could not be read.',
+      at: 5,
+    });
+  });
+
+  it('refuses files it cannot read with a clear error', async () => {
+    expect(parseCsvStatement(bytes(''))).toMatchObject({ ok: false, errors: [{ code: 'empty_file' }] });
+    expect(parseCsvStatement(bytes('a,b,c\n1,2,3\n'))).toMatchObject({
+      ok: false,
+      errors: [{ code: 'columns_not_found' }],
+    });
+    expect(parseCsvStatement(bytes('Date,Amount\nx,y\n'))).toMatchObject({
+      ok: false,
+      errors: [{ code: 'no_transactions' }],
+    });
+  });
+
+  it('refuses a file past the row limit before parsing it, and reads 100,000 rows', async () => {
+    const row = '2024-01-02;Coffee shop payment;-3,50\n';
+    const million = new Uint8Array(Buffer.from(`Date;Description;Amount\n${row.repeat(1_000_000)}`));
+    expect(parseCsvStatement(million)).toMatchObject({ ok: false, errors: [{ code: 'too_many_rows' }] });
+    const big = parseCsvStatement(new Uint8Array(Buffer.from(`Date;Description;Amount\n${row.repeat(100_000)}`)));
+    expect(big.ok && big.statements[0]!.transactions.length).toBe(100_000);
+    expect(parseCsvStatement(bytes(`Date;Amount\n${'2024-01-02;1,00\n'.repeat(11)}`), 10)).toMatchObject({
+      ok: false,
+      errors: [{ code: 'too_many_rows' }],
+    });
+  });
+});
+
+describeStatementReader('csv', {
+  reader: csvReader,
+  sample: csvSample,
+  filename: 'statement.csv',
+  balances: 'running',
+});
