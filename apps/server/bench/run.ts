@@ -8,6 +8,7 @@ import { runFoundationBench } from './foundation.bench';
 import { runInvoicesBench } from './invoices.bench';
 import { runMailSyncBench } from './mail-sync.bench';
 import { runMboxScanBench } from './mbox-scan.bench';
+import { runReconcileBench } from './reconcile.bench';
 import { runScaleBench } from './scale.bench';
 
 const benches: Record<string, { title: string; run: () => Promise<void> }> = {
@@ -21,6 +22,7 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
       for (const line of await benchDriveUpload()) console.log(line);
     },
   },
+  reconcile: { title: 'Reconciliation (10,000 transactions × 10,000 invoices)', run: runReconcileBench },
   scale: {
     title: 'Scale-out: invoice list and stats on 2 API processes, external PostgreSQL, with and without a sync',
     run: runScaleBench,

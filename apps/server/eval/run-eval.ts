@@ -3,6 +3,7 @@ import path from 'node:path';
 import { extractFile, publicFields, shutdownExtraction } from '../src/extraction/index';
 import { buildEvalSet, buildFamilies, buildFamilyC, cacheDir, repoRoot } from './eval.dataset';
 import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
+import { runReconcileEval } from './reconcile.eval';
 
 /**
  * `npm run eval`: per-field accuracy and time per file on
@@ -171,4 +172,9 @@ speed(
   scores.filter((s) => s.name === 'einvoices' && s.files),
 );
 if (ocrFiles) console.log(`OCR: ${(ocrMs / ocrFiles / 1000).toFixed(2)} s/page (one page per file)`);
+// Reconciliation: generated statements, the dev family and the held-out one reported apart.
+if (!only || only.split(',').some((o) => 'reconciliation'.includes(o))) {
+  console.log('');
+  runReconcileEval();
+}
 console.log(`eval took ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -38,50 +38,63 @@ function perEuro(currency: string, year: number): number | null {
 }
 
 /** How many units of `to` one unit of `from` buys in the year of `date` (YYYY-MM-DD), from the table; null if unknown. */
+const tableCache = new Map<string, number | null>();
+
 export function tableRate(from: string, to: string, date: string): number | null {
   const year = Number(date.slice(0, 4)) || new Date().getUTCFullYear();
+  const key = `${from}>${to}>${year}`;
+  const cached = tableCache.get(key);
+  if (cached !== undefined) return cached;
+  const rate = tableRateOfYear(from, to, year);
+  tableCache.set(key, rate);
+  return rate;
+}
+
+function tableRateOfYear(from: string, to: string, year: number): number | null {
   const a = perEuro(from, year);
   const b = perEuro(to, year);
   return a === null || b === null ? null : b / a;
 }
 
-/** Rates one statement implies, per "FROM>TO" pair: the median of its lines that state both amounts. */
+/** How close in time a statement's own rate must be to be used: rates move, a year-old card rate says little. */
+const IMPLIED_WINDOW_DAYS = 45;
+
+/** Rates one statement implies, per "FROM>TO" pair: the median of its lines within IMPLIED_WINDOW_DAYS that state both amounts. */
 export class ImpliedRates {
-  private readonly samples = new Map<string, number[]>();
-  private readonly medians = new Map<string, number>();
+  private readonly samples = new Map<string, Array<{ day: number; rate: number }>>();
 
-  add(from: string, to: string, rate: number): void {
+  add(from: string, to: string, rate: number, day: number): void {
     if (!(rate > 0) || from === to) return;
-    const key = `${from}>${to}`;
-    const list = this.samples.get(key) ?? [];
-    list.push(rate);
-    this.samples.set(key, list);
-    this.medians.delete(key);
+    this.cache.clear();
+    for (const [key, value] of [
+      [`${from}>${to}`, rate],
+      [`${to}>${from}`, 1 / rate],
+    ] as const) {
+      const list = this.samples.get(key) ?? [];
+      list.push({ day, rate: value });
+      this.samples.set(key, list);
+    }
   }
 
-  get(from: string, to: string): number | null {
-    const key = `${from}>${to}`;
-    const cached = this.medians.get(key);
-    if (cached !== undefined) return cached;
-    const list = this.samples.get(key);
-    if (list && list.length > 0) {
-      const sorted = [...list].sort((x, y) => x - y);
-      const median = sorted[Math.floor(sorted.length / 2)]!;
-      this.medians.set(key, median);
-      return median;
-    }
-    const reverse = this.samples.get(`${to}>${from}`);
-    if (reverse && reverse.length > 0) {
-      const inverse = 1 / this.getOrThrow(to, from);
-      this.medians.set(key, inverse);
-      return inverse;
-    }
-    return null;
-  }
+  private readonly cache = new Map<string, number | null>();
 
-  private getOrThrow(from: string, to: string): number {
-    const rate = this.get(from, to);
-    if (rate === null) throw new Error('unreachable');
+  get(from: string, to: string, day: number): number | null {
+    const key = `${from}>${to}>${day}`;
+    let rate = this.cache.get(key);
+    if (rate === undefined) {
+      rate = this.median(from, to, day);
+      this.cache.set(key, rate);
+    }
     return rate;
+  }
+
+  private median(from: string, to: string, day: number): number | null {
+    const list = this.samples.get(`${from}>${to}`);
+    if (!list) return null;
+    const near = list
+      .filter((s) => Math.abs(s.day - day) <= IMPLIED_WINDOW_DAYS)
+      .map((s) => s.rate)
+      .sort((x, y) => x - y);
+    return near.length > 0 ? near[Math.floor(near.length / 2)]! : null;
   }
 }

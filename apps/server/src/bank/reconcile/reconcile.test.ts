@@ -222,6 +222,19 @@ describe('reconcile', () => {
     ]);
   });
 
+  it('still matches one to one when thousands of equal amounts make one huge block', () => {
+    const n = 1300;
+    const day = (i: number) =>
+      new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 4) * 86_400_000).toISOString().slice(0, 10);
+    const invoices = Array.from({ length: n }, (_, i) => inv(`n${i}`, 'Netflix B.V.', 12.99, day(i)));
+    const transactions = Array.from({ length: n }, (_, i) => tx(day(i), 12.99, 'NETFLIX.COM'));
+    const r = reconcile(transactions, invoices);
+    expect(r.stats.largestComponent).toBeGreaterThan(2000);
+    expect(r.matches).toHaveLength(n);
+    expect(new Set(r.matches.map((m) => m.invoiceId)).size).toBe(n);
+    expect(r.matches.every((m) => m.explanation.includes('paid on the invoice date'))).toBe(true);
+  });
+
   it('gives every match a score between the threshold and 1', () => {
     const r = reconcile(
       [tx('2026-03-05', 117.43, 'ACME'), tx('2026-03-25', 50.01, 'x')],

@@ -94,13 +94,15 @@ const EARLIEST_DAYS = -14;
 const LATEST_DAYS = 180;
 const EARLIEST_DAYS_WITH_NUMBER = -60;
 const LATEST_DAYS_WITH_NUMBER = 400;
+/** Fee and FX matches (approximate amounts) later than this need the invoice number or the IBAN. */
+const FEE_FX_LATEST_DAYS = 90;
 
 const WEIGHT_AMOUNT = 0.45;
 const WEIGHT_DATE = 0.2;
 const WEIGHT_TEXT = 0.35;
-/** Components larger than this (rows × columns) are thinned to each side's best candidates before solving. */
+/** Components larger than this (rows × columns) are solved greedily. */
 const MAX_COMPONENT_CELLS = 1_500_000;
-const PRUNE_KEEP = 4;
+const MAX_CANDIDATES_PER_TRANSACTION = 24;
 
 type AmountKind = 'equal' | 'fee' | 'stated' | 'implied' | 'table';
 
@@ -136,8 +138,21 @@ interface PreparedInvoice {
 
 const DAY_MS = 86_400_000;
 
+const dayCache = new Map<string, number | null>();
+
+/** Days since 1970 of a YYYY-MM-DD date (memoised: a statement repeats its dates). */
 function dayNumber(date: string | null | undefined): number | null {
   if (!date) return null;
+  let day = dayCache.get(date);
+  if (day === undefined) {
+    day = parseDay(date);
+    if (dayCache.size > 100_000) dayCache.clear();
+    dayCache.set(date, day);
+  }
+  return day;
+}
+
+function parseDay(date: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
   if (!m) return null;
   const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
@@ -145,13 +160,13 @@ function dayNumber(date: string | null | undefined): number | null {
 }
 
 function feeToleranceMinor(invoiceMinor: number, currency: string): number {
-  const unit = 10 ** currencyDecimals(currency);
+  const unit = unitOf(currency);
   return Math.round(Math.min(FEE_MAX_MAJOR * unit, Math.max(FEE_MIN_MAJOR * unit, invoiceMinor * FEE_RELATIVE)));
 }
 
 /** Amounts that are whole tens (100.00, 250.00) coincide by chance far more often than 117.43 does. */
 function isRound(minor: number, currency: string): boolean {
-  return minor % (10 * 10 ** currencyDecimals(currency)) === 0;
+  return minor % (10 * unitOf(currency)) === 0;
 }
 
 /** [0, 1] from the days between invoice and payment: best on the day, fading over 45 days, then over late payments. */
@@ -175,7 +190,8 @@ class AmountIndex {
     this.order = Int32Array.from(items, (x) => x.index);
   }
 
-  *range(lo: number, hi: number): Generator<number> {
+  /** Invoice indexes with an amount in [lo, hi], appended to `out`. */
+  collect(lo: number, hi: number, out: number[]): void {
     let a = 0;
     let b = this.amounts.length;
     while (a < b) {
@@ -183,7 +199,7 @@ class AmountIndex {
       if (this.amounts[mid]! < lo) a = mid + 1;
       else b = mid;
     }
-    for (let i = a; i < this.amounts.length && this.amounts[i]! <= hi; i++) yield this.order[i]!;
+    for (let i = a; i < this.amounts.length && this.amounts[i]! <= hi; i++) out.push(this.order[i]!);
   }
 }
 
@@ -258,44 +274,72 @@ export function reconcile(
     const own = tx.currency.toUpperCase();
     for (const s of stated[ti]!) {
       if (s.currency === own) continue;
-      implied.add(s.currency, own, majorOf(tx.amountMinor, own) / majorOf(s.minor, s.currency));
+      implied.add(
+        s.currency,
+        own,
+        majorOf(tx.amountMinor, own) / majorOf(s.minor, s.currency),
+        dayNumber(tx.date) ?? 0,
+      );
     }
   });
 
   // Candidates.
   const candidates: Candidate[] = [];
   transactions.forEach((tx, ti) => {
+    const mine: Candidate[] = [];
     const text = texts[ti];
     if (!text) return;
     const own = tx.currency.toUpperCase();
     const seen = new Set<number>();
+    const txDay = dayNumber(tx.date);
     const consider = (invIndex: number) => {
       if (seen.has(invIndex)) return;
       seen.add(invIndex);
       const inv = prepared[invIndex]!;
-      if (forbidden.has(`${ti}\u0000${inv.source.id}`)) return;
-      const c = scorePair(ti, tx, text, stated[ti]!, inv, implied, false);
-      if (c && c.score >= threshold) candidates.push(c);
+      if (forbidden.size > 0 && forbidden.has(`${ti}\u0000${inv.source.id}`)) return;
+      // The widest date window there is, before any text work.
+      if (txDay !== null && inv.day !== null) {
+        const days = txDay - inv.day;
+        if (days < EARLIEST_DAYS_WITH_NUMBER || days > LATEST_DAYS_WITH_NUMBER) return;
+      }
+      const c = scorePair(ti, tx, text, stated[ti]!, inv, implied, false, threshold);
+      if (c) mine.push(c);
     };
     const amount = tx.amountMinor;
     for (const key of [own, '*']) {
       // An invoice x within its fee tolerance of this amount is at most FEE_MAX above it: bound the look-up so.
-      const bound = feeToleranceMinor(amount + FEE_MAX_MAJOR * 10 ** currencyDecimals(own), own) + 1;
-      for (const i of index.get(key)?.range(amount - bound, amount + bound) ?? []) consider(i);
+      const bound = feeToleranceMinor(amount + FEE_MAX_MAJOR * unitOf(own), own) + 1;
+      const found: number[] = [];
+      index.get(key)?.collect(amount - bound, amount + bound, found);
+      for (const i of found) {
+        const invAmount = prepared[i]!.source.amountMinor!;
+        if (Math.abs(amount - invAmount) <= feeToleranceMinor(invAmount, own)) consider(i);
+      }
     }
     for (const [currency, idx] of index) {
       if (currency === own || currency === '*') continue;
       for (const s of stated[ti]!) {
-        if (s.currency === currency) for (const i of idx.range(s.minor, s.minor)) consider(i);
+        if (s.currency !== currency) continue;
+        const found: number[] = [];
+        idx.collect(s.minor, s.minor, found);
+        for (const i of found) consider(i);
       }
-      const rate = implied.get(currency, own) ?? tableRate(currency, own, tx.date);
-      if (rate === null) continue;
-      // The invoice amount that converts to this payment, within the wider (table) tolerance.
-      const center = (majorOf(amount, own) / rate) * 10 ** currencyDecimals(currency);
-      for (const i of idx.range(center / (1 + FX_TOLERANCE_TABLE) - 1, center / (1 - FX_TOLERANCE_TABLE) + 1)) {
-        consider(i);
+      const day = dayNumber(tx.date) ?? 0;
+      for (const rate of [implied.get(currency, own, day), tableRate(currency, own, tx.date)]) {
+        if (rate === null) continue;
+        // The invoice amounts that convert to this payment, within the wider (table) tolerance.
+        const center = (majorOf(amount, own) / rate) * unitOf(currency);
+        const found: number[] = [];
+        idx.collect(center / (1 + FX_TOLERANCE_TABLE) - 1, center / (1 - FX_TOLERANCE_TABLE) + 1, found);
+        for (const i of found) consider(i);
       }
     }
+    // Thousands of equal amounts: only a transaction's best candidates can matter to the assignment.
+    if (mine.length > MAX_CANDIDATES_PER_TRANSACTION) {
+      mine.sort((a, b) => b.score - a.score || Math.abs(a.inv - ti) - Math.abs(b.inv - ti));
+      mine.length = MAX_CANDIDATES_PER_TRANSACTION;
+    }
+    for (const c of mine) candidates.push(c);
   });
 
   const chosen = solve(candidates, transactions.length, invoices.length);
@@ -315,8 +359,20 @@ export function reconcile(
   };
 }
 
+const unitCache = new Map<string, number>();
+
+/** 10 ^ decimals of a currency: 100 for EUR, 1 for JPY. */
+function unitOf(currency: string): number {
+  let unit = unitCache.get(currency);
+  if (unit === undefined) {
+    unit = 10 ** currencyDecimals(currency);
+    unitCache.set(currency, unit);
+  }
+  return unit;
+}
+
 function majorOf(minor: number, currency: string): number {
-  return minor / 10 ** currencyDecimals(currency);
+  return minor / unitOf(currency);
 }
 
 /** The evidence for one pair and its score, or null when the amounts cannot be the same payment. */
@@ -328,6 +384,7 @@ function scorePair(
   inv: PreparedInvoice,
   implied: ImpliedRates,
   manual: boolean,
+  threshold = 0,
 ): Candidate | null {
   const invAmount = inv.source.amountMinor;
   if (invAmount === null || !(invAmount > 0)) return null;
@@ -344,6 +401,10 @@ function scorePair(
     const early = number ? EARLIEST_DAYS_WITH_NUMBER : EARLIEST_DAYS;
     const late = number ? LATEST_DAYS_WITH_NUMBER : LATEST_DAYS;
     if (days < early || days > late) return null;
+    // An approximate amount from a late payment is a guess unless the invoice number or IBAN backs it.
+    if (amount && amount.kind !== 'equal' && amount.kind !== 'stated' && days > FEE_FX_LATEST_DAYS && !number) {
+      if (!(inv.iban !== null && text.ibans.has(inv.iban))) return null;
+    }
   }
   const vendor = vendorEvidence(inv.vendor, text);
 
@@ -371,6 +432,7 @@ function scorePair(
       WEIGHT_AMOUNT * (amount?.score ?? 0) + WEIGHT_DATE * dateScore(days) + WEIGHT_TEXT * textScore - penalty,
     ),
   );
+  if (score < threshold) return null;
   return {
     tx: ti,
     inv: inv.index,
@@ -397,24 +459,28 @@ function amountEvidence(
     if (diff === 0) return { kind: 'equal', score: isRound(invAmount, currency) ? 0.8 : 1, detailMinor: 0 };
     const tolerance = feeToleranceMinor(invAmount, currency);
     if (Math.abs(diff) > tolerance) return null;
-    return { kind: 'fee', score: 0.75 - 0.25 * (Math.abs(diff) / tolerance), detailMinor: diff };
+    return { kind: 'fee', score: 0.6 - 0.3 * (Math.abs(diff) / tolerance), detailMinor: diff };
   }
   if (stated.some((s) => s.currency === currency && s.minor === invAmount)) {
     return { kind: 'stated', score: 0.95, detailMinor: invAmount };
   }
-  const fromStatement = implied.get(currency, own);
-  const rate = fromStatement ?? tableRate(currency, own, tx.date);
-  if (rate === null) return null;
-  const tolerance = fromStatement !== null ? FX_TOLERANCE_IMPLIED : FX_TOLERANCE_TABLE;
-  const converted = Math.round(majorOf(invAmount, currency) * rate * 10 ** currencyDecimals(own));
-  const off = Math.abs(tx.amountMinor - converted) / converted;
-  if (off > tolerance) return null;
-  return {
-    kind: fromStatement !== null ? 'implied' : 'table',
-    score: (fromStatement !== null ? 0.75 : 0.65) - 0.3 * (off / tolerance),
-    detailMinor: converted,
-    rate,
-  };
+  // The statement's own rate first (tighter), then the bundled table.
+  const sources = [
+    {
+      kind: 'implied' as const,
+      rate: implied.get(currency, own, dayNumber(tx.date) ?? 0),
+      tolerance: FX_TOLERANCE_IMPLIED,
+      top: 0.75,
+    },
+    { kind: 'table' as const, rate: tableRate(currency, own, tx.date), tolerance: FX_TOLERANCE_TABLE, top: 0.65 },
+  ];
+  for (const { kind, rate, tolerance, top } of sources) {
+    if (rate === null) continue;
+    const converted = Math.round(majorOf(invAmount, currency) * rate * unitOf(own));
+    const off = Math.abs(tx.amountMinor - converted) / converted;
+    if (off <= tolerance) return { kind, score: top - 0.3 * (off / tolerance), detailMinor: converted, rate };
+  }
+  return null;
 }
 
 function explain(c: Candidate, tx: ReconcileTransaction, inv: PreparedInvoice): string {
@@ -474,24 +540,35 @@ function solve(
   const pairs: Candidate[] = [];
   let components = 0;
   let largest = 0;
-  const queue: Candidate[][] = [candidates];
-  let pruned = false;
-  while (queue.length > 0) {
-    for (const group of splitComponents(queue.pop()!, txCount, invCount)) {
-      const rows = [...new Set(group.map((c) => c.tx))];
-      const cols = [...new Set(group.map((c) => c.inv))];
-      if (rows.length * cols.length > MAX_COMPONENT_CELLS && !pruned) {
-        // Pathological blocks (thousands of equal amounts): keep each side's best few, then split again.
-        queue.push(prune(group));
-        pruned = true;
-        continue;
-      }
-      components++;
-      largest = Math.max(largest, rows.length + cols.length);
-      pairs.push(...solveComponent(group, rows, cols));
-    }
+  for (const group of splitComponents(candidates, txCount, invCount)) {
+    const rows = [...new Set(group.map((c) => c.tx))];
+    const cols = [...new Set(group.map((c) => c.inv))];
+    components++;
+    largest = Math.max(largest, rows.length + cols.length);
+    // Too large for the cubic algorithm (thousands of equal amounts of one vendor, never seen on real statements):
+    // best pairs first, ties in list order. Bounded time instead of an exact optimum.
+    pairs.push(
+      ...(rows.length * cols.length > MAX_COMPONENT_CELLS
+        ? solveGreedy(group, txCount, invCount)
+        : solveComponent(group, rows, cols)),
+    );
   }
   return { pairs, components, largest };
+}
+
+function solveGreedy(group: Candidate[], txCount: number, invCount: number): Candidate[] {
+  const skew = (c: Candidate) => Math.abs(c.tx / Math.max(1, txCount) - c.inv / Math.max(1, invCount));
+  const sorted = [...group].sort((a, b) => b.score - a.score || skew(a) - skew(b) || a.tx - b.tx);
+  const txs = new Set<number>();
+  const invs = new Set<number>();
+  const out: Candidate[] = [];
+  for (const c of sorted) {
+    if (txs.has(c.tx) || invs.has(c.inv)) continue;
+    txs.add(c.tx);
+    invs.add(c.inv);
+    out.push(c);
+  }
+  return out;
 }
 
 function splitComponents(candidates: Candidate[], txCount: number, invCount: number): Candidate[][] {
@@ -517,23 +594,6 @@ function splitComponents(candidates: Candidate[], txCount: number, invCount: num
     else groups.set(root, [c]);
   }
   return [...groups.values()];
-}
-
-function prune(group: Candidate[]): Candidate[] {
-  const keep = new Set<Candidate>();
-  for (const side of ['tx', 'inv'] as const) {
-    const by = new Map<number, Candidate[]>();
-    for (const c of group) {
-      const list = by.get(c[side]);
-      if (list) list.push(c);
-      else by.set(c[side], [c]);
-    }
-    for (const list of by.values()) {
-      list.sort((a, b) => b.score - a.score);
-      for (const c of list.slice(0, PRUNE_KEEP)) keep.add(c);
-    }
-  }
-  return group.filter((c) => keep.has(c));
 }
 
 function solveComponent(group: Candidate[], rows: number[], cols: number[]): Candidate[] {

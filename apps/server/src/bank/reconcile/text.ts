@@ -207,6 +207,8 @@ export interface TransactionText {
   /** Words that could be a merchant's name: letters, three or more, no bank words. */
   nameLikeTokens: string[];
   ibans: Set<string>;
+  /** vendorEvidence per vendor name: a statement line is compared with many invoices of the same vendor. */
+  vendorCache: Map<string, VendorEvidence>;
 }
 
 const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
@@ -234,6 +236,7 @@ export function transactionText(t: {
     counterpartyTokens: t.counterpartyName ? foldText(t.counterpartyName).split(' ').filter(Boolean) : [],
     nameLikeTokens: tokens.filter((x) => x.length >= 3 && /^\p{L}+$/u.test(x) && !BANK_WORDS.has(x)),
     ibans,
+    vendorCache: new Map(),
   };
 }
 
@@ -244,28 +247,42 @@ export function tokenSimilarity(a: string, b: string): number {
   const long = a.length <= b.length ? b : a;
   // "AMAZON WEB SERV": a truncated word still names the vendor when enough of it is left.
   if (short.length >= 4 && long.startsWith(short)) return 0.9;
-  if (short.length < 4) return 0;
-  const distance = levenshtein(a, b, 2);
-  if (distance > 2) return 0;
+  // Typos: one edit from five letters on, two from eight ("acme" and "acne" are different words).
+  const allowed = short.length >= 8 ? 2 : short.length >= 5 ? 1 : 0;
+  if (allowed === 0) return 0;
+  const distance = levenshtein(a, b, allowed);
+  if (distance > allowed) return 0;
   const ratio = 1 - distance / long.length;
   return ratio >= 0.75 ? ratio * 0.9 : 0;
 }
 
-/** Edit distance, giving up (returning max + 1) once it exceeds `max`. */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
+/** Edit distance, giving up (returning max + 1) once it exceeds `max`. Reuses two rows: it runs millions of times. */
 function levenshtein(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  if (b.length + 1 > rowA.length) {
+    rowA = new Int32Array(b.length + 1);
+    rowB = new Int32Array(b.length + 1);
+  }
+  let previous = rowA;
+  let current = rowB;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
       const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
+      current[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > max) return max + 1;
+    const swap = previous;
     previous = current;
+    current = swap;
   }
   return previous[b.length]!;
 }
@@ -283,6 +300,16 @@ export interface VendorEvidence {
 
 /** How well the transaction names the vendor: the share of the vendor's words (weighted by length) it contains. */
 export function vendorEvidence(vendor: string[], text: TransactionText): VendorEvidence {
+  const key = vendor.join(' ');
+  let evidence = text.vendorCache.get(key);
+  if (!evidence) {
+    evidence = computeVendorEvidence(vendor, text);
+    text.vendorCache.set(key, evidence);
+  }
+  return evidence;
+}
+
+function computeVendorEvidence(vendor: string[], text: TransactionText): VendorEvidence {
   if (vendor.length === 0) return { score: 0, found: [], inCounterparty: false, resembles: false };
   let weight = 0;
   let matched = 0;
@@ -313,6 +340,9 @@ export function vendorEvidence(vendor: string[], text: TransactionText): VendorE
     return { score: 1, found: vendor, inCounterparty, resembles: true };
   }
   let score = matched / weight;
+  // The head of a name is what tells companies apart ("Stark Industries" is not "Wonka Industries"); banks truncate
+  // the tail, not the head.
+  if (vendor.length > 1 && !found.includes(vendor[0]!)) score *= 0.6;
   // One short generic-looking word of a longer name is weak evidence.
   if (found.length === 1 && vendor.length > 1 && found[0]!.length < 4) score *= 0.5;
   return { score, found, inCounterparty, resembles };
