@@ -16,7 +16,9 @@ import { type Principal, SessionsService } from './auth/sessions.service';
 import { SigningKeys, SigningKeysRepository } from './auth/signing-keys';
 import { TokenIssuer } from './auth/tokens';
 import { type Config, documentSettings, type OidcProviderConfig } from './config';
+import { tightenDataDir } from './data-dir-permissions';
 import { type Database, openDatabase } from './db/client';
+import type { LockRole } from './db/data-dir-lock';
 import { runMigrations } from './db/migrate';
 import { createDriveFactory } from './drive/drive.factory';
 import { driveRoutes } from './drive/drive.routes';
@@ -84,9 +86,14 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+export async function createRuntime(
+  config: Config,
+  logger: Logger,
+  options: { role?: LockRole } = {},
+): Promise<Runtime> {
   await ensureWritableDataDir(config.dataDir);
-  const database = await openDatabase(config, (message) => logger.info(message));
+  await tightenPermissions(config, logger);
+  const database = await openDatabase(config, (message, level = 'info') => logger[level](message), options);
   try {
     await runMigrations(database.pool);
     const users = new UsersService(new UsersRepository(database.db));
@@ -195,6 +202,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       health: {
         engine: database.engine,
         database: () => database.ping(),
+        embedded: () => database.embeddedStatus(),
         queue: async () => {
           try {
             await database.pool.query('select 1 from pgboss.queue limit 1');
@@ -289,6 +297,18 @@ export function createOidcClients(
     );
   }
   return clients;
+}
+
+/** Documents, keys and the embedded database's files are for this process only. */
+async function tightenPermissions(config: Config, logger: Logger): Promise<void> {
+  const started = Date.now();
+  const result = await tightenDataDir(config.dataDir, {
+    // As root, the embedded server runs as `postgres`, which must enter the data dir to reach `pg/`.
+    traversable: !config.databaseUrl && process.getuid?.() === 0,
+  });
+  const detail = { dataDir: config.dataDir, ...result, ms: Date.now() - started };
+  if (result.truncated || result.failed > 0) logger.warn(detail, 'could not tighten every permission in the data dir');
+  else if (result.fixed > 0) logger.info(detail, 'tightened permissions in the data dir (folders 0700, files 0600)');
 }
 
 async function ensureWritableDataDir(dir: string): Promise<void> {
