@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -5,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../src/db/data-dir-lock';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 import { assertBuiltCliIsCurrent } from './cli-processes';
 import { type EmbeddedStart, postmasterPid, spawnEmbeddedStart } from './embedded-processes';
 import { waitFor } from './wait-for';
@@ -16,6 +18,14 @@ import { waitFor } from './wait-for';
 describe('embedded PostgreSQL supervision (real processes)', () => {
   let dir: string;
   const started: EmbeddedStart[] = [];
+  /** A data dir with an initialised cluster copied from the template (initdb once, not per test). */
+  const prepare = async (name: string) => {
+    const dataDir = path.join(dir, name);
+    await fs.mkdir(dataDir);
+    execFileSync('cp', ['-a', path.join(template, 'pg'), path.join(template, 'secrets'), dataDir]);
+    return dataDir;
+  };
+  let template: string;
   const start = async (dataDir: string) => {
     const process_ = spawnEmbeddedStart(dataDir);
     started.push(process_);
@@ -26,6 +36,8 @@ describe('embedded PostgreSQL supervision (real processes)', () => {
     await assertBuiltCliIsCurrent();
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'invoicebox-supervise-'));
     await fs.chmod(dir, 0o755); // as root, the `postgres` user must reach the data dirs below
+    template = path.join(dir, 'template');
+    await (await startEmbeddedPostgres(template)).stop();
   });
 
   afterAll(async () => {
@@ -39,7 +51,7 @@ describe('embedded PostgreSQL supervision (real processes)', () => {
   });
 
   it('restarts a postmaster that was killed, and /health is back to ok by itself', async () => {
-    const dataDir = path.join(dir, 'restart');
+    const dataDir = await prepare('restart');
     const app = await start(dataDir);
     const url = await app.ready;
     const first = await postmasterPid(dataDir);
@@ -63,7 +75,7 @@ describe('embedded PostgreSQL supervision (real processes)', () => {
   });
 
   it('adopts the server left running by a killed start, so one SIGTERM stops both', async () => {
-    const dataDir = path.join(dir, 'adopt');
+    const dataDir = await prepare('adopt');
     const first = await start(dataDir);
     await first.ready;
     const postmaster = await postmasterPid(dataDir);
