@@ -15,7 +15,7 @@ import { waitFor } from './wait-for';
  * Real `invoicebox start` processes on the embedded PostgreSQL, each on its own temporary data dir: the postmaster
  * is supervised, a server orphaned by a killed `start` is adopted, one `start` per data dir, private file modes.
  */
-describe('embedded PostgreSQL supervision (real processes)', () => {
+describe('embedded PostgreSQL supervision (real processes)', { timeout: 60_000 }, () => {
   let dir: string;
   const started: EmbeddedStart[] = [];
   /** A data dir with an initialised cluster copied from the template (initdb once, not per test). */
@@ -38,7 +38,7 @@ describe('embedded PostgreSQL supervision (real processes)', () => {
     await fs.chmod(dir, 0o755); // as root, the `postgres` user must reach the data dirs below
     template = path.join(dir, 'template');
     await (await startEmbeddedPostgres(template)).stop();
-  });
+  }, 60_000);
 
   afterAll(async () => {
     for (const p of started) await p.stop(5_000);
@@ -48,7 +48,7 @@ describe('embedded PostgreSQL supervision (real processes)', () => {
       if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
     }
     await fs.rm(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('restarts a postmaster that was killed, and /health is back to ok by itself', async () => {
     const dataDir = await prepare('restart');

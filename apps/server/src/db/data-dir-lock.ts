@@ -35,7 +35,7 @@ export async function acquireDataDirLock(
   await fs.writeFile(temp, mine, { mode: 0o600 });
   try {
     // A few rounds: each either takes the lock, finds a live holder, or clears one dead holder's file.
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < 50; round++) {
       try {
         await fs.link(temp, file);
         return { lock: { release: () => releaseIfMine(file, mine) } };
@@ -44,29 +44,35 @@ export async function acquireDataDirLock(
       }
       const holder = await readHolder(file);
       if (!holder) continue; // removed meanwhile
-      if (holder.pid !== process.pid && isHolderAlive(holder)) return { heldBy: holder };
-      // Dead holder: move its file aside (only one contender's rename succeeds), and make sure it was that file.
-      const aside = `${file}.stale.${process.pid}`;
-      try {
-        await fs.rename(file, aside);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw error;
-      }
-      const moved = await readHolder(aside);
-      if (moved && moved.pid !== holder.pid && isHolderAlive(moved)) {
-        // A live contender's fresh lock was moved: put it back and yield to it.
-        await fs.link(aside, file).catch(() => {});
-        await fs.rm(aside, { force: true });
-        return { heldBy: moved };
-      }
-      await fs.rm(aside, { force: true });
+      if (isHolderAlive(holder)) return { heldBy: holder };
+      // A dead holder's file is removed only under a second lock, so that no contender removes a fresh one.
+      await clearDeadHolder(file, temp);
     }
     const holder = await readHolder(file);
     if (holder) return { heldBy: holder };
     throw new Error(`could not take ${file}`);
   } finally {
     await fs.rm(temp, { force: true });
+  }
+}
+
+async function clearDeadHolder(file: string, temp: string): Promise<void> {
+  const takeover = `${file}.takeover`;
+  try {
+    await fs.link(temp, takeover);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Someone else is clearing it; a takeover lock left by a process that died in these few steps is old.
+    const stat = await fs.stat(takeover).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > 10_000) await fs.rm(takeover, { force: true });
+    await new Promise((r) => setTimeout(r, 20));
+    return;
+  }
+  try {
+    const holder = await readHolder(file);
+    if (holder && !isHolderAlive(holder)) await fs.rm(file, { force: true });
+  } finally {
+    await fs.rm(takeover, { force: true });
   }
 }
 
