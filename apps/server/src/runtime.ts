@@ -91,8 +91,10 @@ export async function createRuntime(
   logger: Logger,
   options: { role?: LockRole } = {},
 ): Promise<Runtime> {
-  await ensureWritableDataDir(config.dataDir);
-  await tightenPermissions(config, logger);
+  // As root, the embedded server runs as `postgres`, which must enter the data dir to reach `pg/`.
+  const traversable = !config.databaseUrl && process.getuid?.() === 0;
+  await ensureWritableDataDir(config.dataDir, traversable ? 0o711 : 0o700);
+  await tightenPermissions(config, traversable, logger);
   const database = await openDatabase(config, (message, level = 'info') => logger[level](message), options);
   try {
     await runMigrations(database.pool);
@@ -300,20 +302,17 @@ export function createOidcClients(
 }
 
 /** Documents, keys and the embedded database's files are for this process only. */
-async function tightenPermissions(config: Config, logger: Logger): Promise<void> {
+async function tightenPermissions(config: Config, traversable: boolean, logger: Logger): Promise<void> {
   const started = Date.now();
-  const result = await tightenDataDir(config.dataDir, {
-    // As root, the embedded server runs as `postgres`, which must enter the data dir to reach `pg/`.
-    traversable: !config.databaseUrl && process.getuid?.() === 0,
-  });
+  const result = await tightenDataDir(config.dataDir, { traversable });
   const detail = { dataDir: config.dataDir, ...result, ms: Date.now() - started };
   if (result.truncated || result.failed > 0) logger.warn(detail, 'could not tighten every permission in the data dir');
   else if (result.fixed > 0) logger.info(detail, 'tightened permissions in the data dir (folders 0700, files 0600)');
 }
 
-async function ensureWritableDataDir(dir: string): Promise<void> {
+async function ensureWritableDataDir(dir: string, mode: number): Promise<void> {
   try {
-    await fs.mkdir(dir, { recursive: true });
+    await fs.mkdir(dir, { recursive: true, mode });
     const probe = path.join(dir, `.write-test-${process.pid}`);
     await fs.writeFile(probe, '');
     await fs.rm(probe);
