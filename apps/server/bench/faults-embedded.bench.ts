@@ -116,7 +116,9 @@ async function runTrial(
   // Under way: a few messages stored, most not yet.
   await until(async () => ((await count(dataDir, 'mail_messages')) ?? 0) >= 3, 120_000);
   const postmaster = await postmasterPid(dataDir);
+  const before = await count(dataDir, 'mail_messages');
   app = await fault(dataDir, app);
+  if ((before ?? 0) >= MAILS) console.log('  (the import had ended before the fault: a weak trial)');
   url = await app.ready;
 
   let status = '';
