@@ -26,7 +26,7 @@ export interface FaultTrialResult {
   crashes: number;
 }
 
-const MAILS = 40;
+const MAILS = 150;
 const ENV = { JOB_LEASE_SECONDS: '5', LOG_LEVEL: 'warn' };
 
 export async function runEmbeddedFaultTrials(trials: number): Promise<FaultTrialResult[]> {
@@ -113,12 +113,12 @@ async function runTrial(
   });
   const { job_id: jobId } = (await upload.json()) as { job_id: string };
 
-  // Under way: a few messages stored, most not yet.
-  await until(async () => ((await count(dataDir, 'mail_messages')) ?? 0) >= 3, 120_000);
+  // Under way: a few invoices stored, most not yet.
+  await until(async () => ((await count(dataDir, 'invoices')) ?? 0) >= 2, 120_000);
   const postmaster = await postmasterPid(dataDir);
-  const before = await count(dataDir, 'mail_messages');
+  const before = await count(dataDir, 'invoices');
   app = await fault(dataDir, app);
-  if ((before ?? 0) >= MAILS) console.log('  (the import had ended before the fault: a weak trial)');
+  if ((before ?? 0) >= expected.invoices) console.log('  (the import had ended before the fault: a weak trial)');
   url = await app.ready;
 
   let status = '';
@@ -126,6 +126,8 @@ async function runTrial(
   while (Date.now() < deadline && status !== 'completed' && status !== 'failed') {
     if (app.child.exitCode !== null || app.child.signalCode !== null) {
       crashes += 1; // died by itself: started again, as a supervisor would
+      const last = app.output().trim().split('\n').slice(-2).join(' | ');
+      console.log(`  start exited by itself (${app.child.exitCode ?? app.child.signalCode}): ${last.slice(0, 400)}`);
       app = spawnEmbeddedStart(dataDir, ENV);
       url = await app.ready;
     }
@@ -141,6 +143,10 @@ async function runTrial(
   if (left.length > 0) {
     crashes += 1; // a postgres outlived its `start`
     for (const pid of left) process.kill(pid, 'SIGKILL');
+  }
+  const verdict = `job ${status || 'unknown'}, ${invoices}/${expected.invoices} invoices, ${attachments}/${expected.attachments} attachment rows, ${before} invoices at the fault`;
+  if (status !== 'completed' || invoices !== expected.invoices || attachments !== expected.attachments) {
+    console.log(`  ${verdict}\n  ${app.output().trim().split('\n').slice(-3).join('\n  ').slice(0, 600)}`);
   }
   return {
     duplicate: invoices > expected.invoices || attachments > expected.attachments,
