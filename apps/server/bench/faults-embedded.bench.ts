@@ -126,7 +126,8 @@ async function runTrial(
   while (Date.now() < deadline && status !== 'completed' && status !== 'failed') {
     if (app.child.exitCode !== null || app.child.signalCode !== null) {
       crashes += 1; // died by itself: started again, as a supervisor would
-      const last = app.output().trim().split('\n').slice(-2).join(' | ');
+      const output = app.output();
+      const last = (output.match(/\b\w*Error: .*|code: '\w+'/g) ?? [output.trim().split('\n').at(-1)]).join(' ');
       console.log(`  start exited by itself (${app.child.exitCode ?? app.child.signalCode}): ${last.slice(0, 400)}`);
       app = spawnEmbeddedStart(dataDir, ENV);
       url = await app.ready;
