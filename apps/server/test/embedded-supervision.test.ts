@@ -119,7 +119,7 @@ describe('embedded PostgreSQL supervision (real processes)', { timeout: 60_000 }
         ),
       ),
     );
-    expect(outcomes.sort()).toEqual(['exited 1', 'running']);
+    expect([...outcomes].sort()).toEqual(['exited 1', 'running']);
     const winner = both[outcomes.indexOf('running')]!;
     const loser = both.find((p) => p !== winner)!;
     expect(loser.output()).toMatch(/another 'invoicebox start' \(pid \d+\) is running on the data dir/);
