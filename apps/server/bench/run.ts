@@ -4,6 +4,7 @@
  * in `ON_REQUEST` run only when asked for by name (they take minutes).
  */
 import { benchDriveUpload } from './drive.bench';
+import { runFaultsEmbeddedBench } from './faults-embedded.bench';
 import { runFoundationBench } from './foundation.bench';
 import { runInvoicesBench } from './invoices.bench';
 import { runMailSyncBench } from './mail-sync.bench';
@@ -27,8 +28,12 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
     title: 'Scale-out: invoice list and stats on 2 API processes, external PostgreSQL, with and without a sync',
     run: runScaleBench,
   },
+  'faults-embedded': {
+    title: 'Faults on the embedded PostgreSQL: postmaster killed, kill -9 of start (FAULT_TRIALS, default 3)',
+    run: runFaultsEmbeddedBench,
+  },
 };
-const ON_REQUEST = new Set<string>(['scale']);
+const ON_REQUEST = new Set<string>(['scale', 'faults-embedded']);
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = asked.filter((name) => !(name in benches));

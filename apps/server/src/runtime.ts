@@ -20,7 +20,9 @@ import { BankStatementsService } from './bank/bank.service';
 import { reconcileTransactions } from './bank/reconciler';
 import { readStatementInSandbox } from './bank/statement.sandbox';
 import { type Config, documentSettings, type OidcProviderConfig } from './config';
+import { tightenDataDir } from './data-dir-permissions';
 import { type Database, openDatabase } from './db/client';
+import type { LockRole } from './db/data-dir-lock';
 import { runMigrations } from './db/migrate';
 import { createDriveFactory } from './drive/drive.factory';
 import { driveRoutes } from './drive/drive.routes';
@@ -89,9 +91,16 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
-  await ensureWritableDataDir(config.dataDir);
-  const database = await openDatabase(config, (message) => logger.info(message));
+export async function createRuntime(
+  config: Config,
+  logger: Logger,
+  options: { role?: LockRole } = {},
+): Promise<Runtime> {
+  // As root, the embedded server runs as `postgres`, which must enter the data dir to reach `pg/`.
+  const traversable = !config.databaseUrl && process.getuid?.() === 0;
+  await ensureWritableDataDir(config.dataDir, traversable ? 0o711 : 0o700);
+  await tightenPermissions(config, traversable, logger);
+  const database = await openDatabase(config, (message, level = 'info') => logger[level](message), options);
   try {
     await runMigrations(database.pool);
     const users = new UsersService(new UsersRepository(database.db));
@@ -203,6 +212,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       health: {
         engine: database.engine,
         database: () => database.ping(),
+        embedded: () => database.embeddedStatus(),
         queue: async () => {
           try {
             await database.pool.query('select 1 from pgboss.queue limit 1');
@@ -299,9 +309,18 @@ export function createOidcClients(
   return clients;
 }
 
-async function ensureWritableDataDir(dir: string): Promise<void> {
+/** Documents, keys and the embedded database's files are for this process only. */
+async function tightenPermissions(config: Config, traversable: boolean, logger: Logger): Promise<void> {
+  const started = Date.now();
+  const result = await tightenDataDir(config.dataDir, { traversable });
+  const detail = { dataDir: config.dataDir, ...result, ms: Date.now() - started };
+  if (result.truncated || result.failed > 0) logger.warn(detail, 'could not tighten every permission in the data dir');
+  else if (result.fixed > 0) logger.info(detail, 'tightened permissions in the data dir (folders 0700, files 0600)');
+}
+
+async function ensureWritableDataDir(dir: string, mode: number): Promise<void> {
   try {
-    await fs.mkdir(dir, { recursive: true });
+    await fs.mkdir(dir, { recursive: true, mode });
     const probe = path.join(dir, `.write-test-${process.pid}`);
     await fs.writeFile(probe, '');
     await fs.rm(probe);

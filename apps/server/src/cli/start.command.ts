@@ -13,7 +13,10 @@ export function registerStartCommand(program: Command): void {
     .action(async () => {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
-      const runtime = await createRuntime(config, logger);
+      const runtime = await createRuntime(config, logger, { role: 'start' });
+      // What the server writes from now on (documents, keys, temp files) is for its own user only; not before:
+      // initdb, as root, hands the `postgres` user a password file.
+      process.umask(0o077);
       const app = await buildApp({
         config,
         logger,

@@ -16,7 +16,10 @@ export function registerWorkerCommand(program: Command): void {
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
         throw new Error(`--concurrency must be a whole number from 1 to 64, not '${options.concurrency}'`);
       }
-      const runtime = await createRuntime(config, logger);
+      const runtime = await createRuntime(config, logger, { role: 'worker' });
+      // What the server writes from now on (documents, keys, temp files) is for its own user only; not before:
+      // initdb, as root, hands the `postgres` user a password file.
+      process.umask(0o077);
       await runtime.startWorkers(concurrency);
       logger.info({ worker: runtime.queue.id, concurrency, engine: runtime.database.engine }, 'worker started');
       onShutdownSignal(() => runtime.close(), logger);

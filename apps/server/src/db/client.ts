@@ -2,7 +2,8 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../config';
 import { ConfigError } from '../errors';
-import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
+import type { LockRole } from './data-dir-lock';
+import { type EmbeddedDatabase, type EmbeddedStatus, startEmbeddedPostgres } from './embedded-postgres';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -15,17 +16,20 @@ export interface Database {
   readonly engine: 'embedded' | 'external';
   /** True when the server answers a trivial query. */
   ping(): Promise<boolean>;
+  /** The embedded server's supervision state (undefined on DATABASE_URL). */
+  embeddedStatus(): EmbeddedStatus | undefined;
   close(): Promise<void>;
 }
 
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize'>,
-  log: (message: string) => void = () => {},
+  log: (message: string, level?: 'info' | 'warn') => void = () => {},
+  options: { role?: LockRole } = {},
 ): Promise<Database> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(config.dataDir, log);
+    embedded = await startEmbeddedPostgres(config.dataDir, log, options);
     url = embedded.url;
   }
   const pool = createPool(url, config.databasePoolSize);
@@ -51,6 +55,7 @@ export async function openDatabase(
         return false;
       }
     },
+    embeddedStatus: () => embedded?.status(),
     async close() {
       await pool.end().catch(() => {});
       await embedded?.stop();

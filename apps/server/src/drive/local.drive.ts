@@ -96,7 +96,7 @@ export class LocalDriveStore implements DriveStore {
     await this.requireRoot();
     const dir = path.join(this.root, ...folder);
     try {
-      await fs.mkdir(dir, { recursive: true });
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     } catch (error) {
       throw fsError(error, dir);
     }
@@ -230,7 +230,7 @@ export class LocalDriveStore implements DriveStore {
   }
 
   private async writeTemp(temp: string, upload: DriveUpload): Promise<void> {
-    const handle = await fs.open(temp, 'wx', 0o644);
+    const handle = await fs.open(temp, 'wx', 0o600);
     const meter = metered(upload.open());
     try {
       for await (const chunk of meter.stream) await handle.write(chunk as Buffer);
@@ -250,7 +250,7 @@ export class LocalDriveStore implements DriveStore {
     const deadline = Date.now() + this.lockWaitMs;
     for (;;) {
       try {
-        await fs.writeFile(lockPath, token, { flag: 'wx' });
+        await fs.writeFile(lockPath, token, { flag: 'wx', mode: 0o600 });
         return async () => {
           // Only our own lock: after a takeover the file may be someone else's.
           const current = await fs.readFile(lockPath, 'utf8').catch(() => null);
@@ -354,7 +354,7 @@ async function writeIndex(dir: string, index: FolderIndex): Promise<void> {
     files: Object.fromEntries([...index].sort(([a], [b]) => (a < b ? -1 : 1))),
   });
   try {
-    await fs.writeFile(temp, body, { flag: 'wx' });
+    await fs.writeFile(temp, body, { flag: 'wx', mode: 0o600 });
     await fs.rename(temp, path.join(dir, INDEX_NAME));
   } finally {
     await fs.rm(temp, { force: true });

@@ -6,6 +6,10 @@ export interface HealthProbe {
   engine: 'embedded' | 'external';
   database(): Promise<boolean>;
   queue(): Promise<boolean>;
+  /** The embedded server's supervision, when this process runs it. */
+  embedded?():
+    | { state: 'running' | 'restarting' | 'attached' | 'stopped'; attempt: number; restarts: number }
+    | undefined;
 }
 
 const startedAt = Date.now();
@@ -25,11 +29,19 @@ export function healthRoutes(probe: HealthProbe): FastifyPluginAsyncZod {
       },
       async (_request, reply) => {
         const [database, queue] = await Promise.all([probe.database(), probe.queue()]);
+        const embedded = probe.embedded?.();
+        const supervised = embedded && embedded.state !== 'attached' ? embedded : undefined;
+        const restarting = !database && supervised?.state === 'restarting';
         const body: HealthResponse = {
           status: database && queue ? 'ok' : 'degraded',
           version,
           uptime_seconds: Math.round((Date.now() - startedAt) / 100) / 10,
-          database: { status: database ? 'up' : 'down', engine: probe.engine },
+          database: {
+            status: database ? 'up' : restarting ? 'restarting' : 'down',
+            engine: probe.engine,
+            ...(restarting ? { restart_attempt: supervised.attempt } : {}),
+            ...(supervised ? { restarts: supervised.restarts } : {}),
+          },
           queue: { status: queue ? 'up' : 'down' },
         };
         return reply.status(body.status === 'ok' ? 200 : 503).send(body);

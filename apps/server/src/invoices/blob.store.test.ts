@@ -26,6 +26,10 @@ describe('local blob store', () => {
     expect((await store.get(sha)).equals(bytes)).toBe(true);
     expect(await text(store.stream(sha))).toBe('%PDF-1.4 hello');
     expect(await store.has('0'.repeat(64))).toBe(false);
+    // Only this process's user may read documents.
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    expect((await fs.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect((await fs.stat(path.join(dir, 'blobs'))).mode & 0o777).toBe(0o700);
   });
 
   it('never builds a path outside its folder', async () => {

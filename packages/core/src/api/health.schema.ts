@@ -4,7 +4,14 @@ export const HealthResponseSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   uptime_seconds: z.number(),
-  database: z.object({ status: z.enum(['up', 'down']), engine: z.enum(['embedded', 'external']) }),
+  database: z.object({
+    /** `restarting`: the embedded server died and is being started again by this process. */
+    status: z.enum(['up', 'down', 'restarting']),
+    engine: z.enum(['embedded', 'external']),
+    /** Embedded server run by this process: the restart attempt under way, and restarts since start-up. */
+    restart_attempt: z.number().int().optional(),
+    restarts: z.number().int().optional(),
+  }),
   queue: z.object({ status: z.enum(['up', 'down']) }),
 });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;
