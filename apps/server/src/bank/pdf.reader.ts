@@ -55,8 +55,12 @@ export async function readPdfStatement(bytes: Uint8Array): Promise<StatementRead
   }
   const st = statementFromLines(lines);
   st.warnings.unshift(...warnings);
-  if (!st.transactions.length && !lines.length) {
-    return fail('no_text', 'The PDF has no text that could be read, not even by OCR.');
+  // No rows and no balances: not a statement (or one we cannot read), never an empty success. A statement that
+  // states its balances but has no rows keeps its `no_transactions` warning.
+  if (!st.transactions.length && st.openingBalanceMinor === null && st.closingBalanceMinor === null) {
+    return lines.length
+      ? fail('no_transactions', 'No transaction table was found in the PDF.')
+      : fail('no_text', 'The PDF has no text that could be read, not even by OCR.');
   }
   return { ok: true, format: 'pdf', statements: [st] };
 }
