@@ -112,7 +112,7 @@ function scoreGenerated(s: StatementScore, g: GeneratedStatement, r: StatementRe
   scoreBalance(s, r);
 }
 
-async function runGenerated(name: string, items: GeneratedStatement[], scan: boolean): Promise<StatementScore> {
+export async function runGenerated(name: string, items: GeneratedStatement[], scan: boolean): Promise<StatementScore> {
   const s = newScore(name);
   for (const [i, g] of items.entries()) {
     const bytes = scan
