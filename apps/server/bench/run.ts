@@ -3,6 +3,7 @@
  * example `npm run bench -- hostile faults`). Prints figures, never fails on time. Benchmarks whose names are listed
  * in `ON_REQUEST` run only when asked for by name (they take minutes).
  */
+import { runBankBench } from './bank.bench';
 import { benchDriveUpload } from './drive.bench';
 import { runFaultsEmbeddedBench } from './faults-embedded.bench';
 import { runFoundationBench } from './foundation.bench';
@@ -23,6 +24,7 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
       for (const line of await benchDriveUpload()) console.log(line);
     },
   },
+  bank: { title: 'Bank statements (100,000-row CSV, 1,000-transaction text PDF)', run: runBankBench },
   reconcile: { title: 'Reconciliation (10,000 transactions × 10,000 invoices)', run: runReconcileBench },
   scale: {
     title: 'Scale-out: invoice list and stats on 2 API processes, external PostgreSQL, with and without a sync',

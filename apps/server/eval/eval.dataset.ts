@@ -118,7 +118,7 @@ export async function buildEvalSet(
 }
 
 /** Wraps a scan into an A4 PDF page with no text layer. */
-async function imageToPdf(image: Uint8Array, format: 'png' | 'jpeg'): Promise<Uint8Array> {
+export async function imageToPdf(image: Uint8Array, format: 'png' | 'jpeg'): Promise<Uint8Array> {
   const { PDFDocument } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   const img = format === 'jpeg' ? await doc.embedJpg(image) : await doc.embedPng(image);

@@ -4,7 +4,7 @@ import { mulberry32 } from './invoice.generator';
 const A4 = { w: 595.28, h: 841.89 };
 
 /** Writes a generated invoice as a text PDF with the standard Helvetica fonts (pdf-lib, dev dependency). */
-export async function renderPdf(inv: GeneratedInvoice): Promise<Uint8Array> {
+export async function renderPdf(inv: Pick<GeneratedInvoice, 'pages' | 'runs'>): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -32,7 +32,7 @@ export interface ScanOptions {
 }
 
 /** Draws a one-page invoice as a noisy, skewed raster scan (PNG or JPEG), like a phone or flatbed. */
-export async function renderScan(inv: GeneratedInvoice, o: ScanOptions): Promise<Uint8Array> {
+export async function renderScan(inv: Pick<GeneratedInvoice, 'runs'>, o: ScanOptions): Promise<Uint8Array> {
   const { createCanvas } = await import('@napi-rs/canvas');
   const scale = o.dpi / 72;
   const W = Math.round(A4.w * scale);

@@ -4,6 +4,7 @@ import { extractFile, publicFields, shutdownExtraction } from '../src/extraction
 import { buildEvalSet, buildFamilies, buildFamilyC, cacheDir, repoRoot } from './eval.dataset';
 import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
 import { runReconcileEval } from './reconcile.eval';
+import { runStatementEval } from './statement.eval';
 
 /**
  * `npm run eval`: per-field accuracy and time per file on
@@ -176,5 +177,14 @@ if (ocrFiles) console.log(`OCR: ${(ocrMs / ocrFiles / 1000).toFixed(2)} s/page (
 if (!only || only.split(',').some((o) => 'reconciliation'.includes(o))) {
   console.log('');
   runReconcileEval();
+}
+// Statements: generated PDF families (text and scans, the 'holdout' layout apart) and the shared bank datasets.
+if (!only || only.split(',').some((o) => 'statements'.includes(o))) {
+  console.log('');
+  await runStatementEval({ verbose, ocr });
+  const { terminatePdfWorker } = await import('../src/extraction/pdf/pdf.isolate');
+  const { terminateSharedOcrEngine } = await import('../src/extraction/ocr/ocr.pipeline');
+  await terminatePdfWorker();
+  await terminateSharedOcrEngine();
 }
 console.log(`eval took ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -13,10 +13,10 @@ describe('statement registry', () => {
     expect(pickReader(enc(csvSample()), 'export.txt')?.format).toBe('csv');
   });
 
-  it('returns unsupported_format for a PDF, an image or an unknown XML', async () => {
+  it('sends a PDF to the PDF reader, and returns unsupported_format for an image or an unknown XML', async () => {
     expect(await readStatement(enc('%PDF-1.7\n%âãÏÓ\n'), 'statement.pdf')).toMatchObject({
       ok: false,
-      errors: [{ code: 'unsupported_format' }],
+      errors: [{ code: 'pdf_invalid' }],
     });
     expect(await readStatement(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), 'a.png')).toMatchObject({
       ok: false,

@@ -3,17 +3,21 @@ import { camt053Reader } from './camt053.reader';
 import { csvReader } from './csv.reader';
 import { mt940Reader } from './mt940.reader';
 import { ofxReader } from './ofx.reader';
+import { pdfReader } from './pdf.reader';
 import type { StatementReader, StatementReadResult } from './statement.types';
 
 /** Structured readers, most specific sniff first; CSV last because almost any text has commas. */
 export const STRUCTURED_READERS: readonly StatementReader[] = [camt053Reader, ofxReader, mt940Reader, csvReader];
+
+/** Every reader: PDF first, so that a file named .pdf that is none gets the PDF reader's clear refusal. */
+export const ALL_READERS: readonly StatementReader[] = [pdfReader, ...STRUCTURED_READERS];
 
 const HEAD_BYTES = 4096;
 
 export function pickReader(
   bytes: Uint8Array,
   filename: string,
-  readers: readonly StatementReader[] = STRUCTURED_READERS,
+  readers: readonly StatementReader[] = ALL_READERS,
 ): StatementReader | null {
   const head = bytes.subarray(0, HEAD_BYTES);
   return readers.find((r) => r.accepts(head, filename)) ?? null;
@@ -26,14 +30,16 @@ export function pickReader(
 export async function readStatement(
   bytes: Uint8Array,
   filename: string,
-  readers: readonly StatementReader[] = STRUCTURED_READERS,
+  readers: readonly StatementReader[] = ALL_READERS,
 ): Promise<StatementReadResult> {
   if (bytes.length === 0) return { ok: false, errors: [{ code: 'empty_file', message: 'The file is empty.' }] };
   const reader = pickReader(bytes, filename, readers);
   if (!reader) {
     return {
       ok: false,
-      errors: [{ code: 'unsupported_format', message: 'Not a statement format we read (CSV, OFX, camt.053, MT940).' }],
+      errors: [
+        { code: 'unsupported_format', message: 'Not a statement format we read (PDF, CSV, OFX, camt.053, MT940).' },
+      ],
     };
   }
   let result: StatementReadResult;

@@ -1,0 +1,487 @@
+import { currencyDecimals } from '@invoicebox/core';
+import type { Cell, Line } from '../extraction/extraction.types';
+import { type DayOrder, findDates } from '../extraction/rules/date.parser';
+import { type Doc, foldAligned, prepareDoc } from '../extraction/rules/document';
+import { findCurrencies, parseAmount } from '../extraction/rules/money.parser';
+import type { ParsedStatement, StatementTransaction, TransactionType } from './statement.types';
+import { emptyStatement, issue, joinText, transaction } from './statement.util';
+
+/**
+ * Rebuilds a bank statement's transaction table from positioned lines (a PDF's text layer or OCR word boxes, both
+ * through extraction's buildLines). The table's header row names the columns in any of the seven languages; every
+ * later row that starts with a date in the date column and has an amount is a transaction, lines under it without
+ * a date or amount continue its description, and balance, carry-over and totals rows are read as such, never as
+ * transactions. Where the columns leave the direction open, the running balance decides it.
+ */
+
+type Role = 'date' | 'value' | 'text' | 'amount' | 'debit' | 'credit' | 'balance';
+
+/** Header words per column role (folded: lower case, no accents); the first role that matches a header cell wins. */
+const ROLE_WORDS: Array<[Role, RegExp]> = [
+  [
+    'value',
+    /(?<![a-z])(value date|value|valuta\w*|wert\w*|date de valeur|date valeur|valeur|data valuta|fecha valor|f\. valor|valor|rentedatum|data valutei|data valorii)(?![a-z])/,
+  ],
+  ['balance', /(?<![a-z])(balance|running balance|saldo|solde|sold|kontostand|stand)(?![a-z])/],
+  [
+    'debit',
+    /(?<![a-z])(debits?|withdrawals?|paid out|money out|payments? out|out|soll|belastung\w*|lastschrift\w*|ausgang|ausgange|addebiti|addebito|dare|uscite|cargos?|debe|af|afschrijving\w*|debet|retrageri|plati)(?![a-z])/,
+  ],
+  [
+    'credit',
+    /(?<![a-z])(credits?|deposits?|paid in|money in|payments? in|in|haben|gutschrift\w*|eingang|eingange|accrediti|accredito|avere|entrate|abonos?|haber|bij|bijschrijving\w*|depuneri|incasari|încasări)(?![a-z])/,
+  ],
+  ['amount', /(?<![a-z])(amount|betrag|umsatz|montant|importo|importe|bedrag|suma|valoare|sum|monto)(?![a-z])/],
+  [
+    'date',
+    /(?<![a-z])(date|posting date|booking date|transaction date|datum|buchung|buchungstag|buchungsdatum|data|fecha|f\. operacion|boekdatum|transactiedatum|data operatiei|data tranzactiei|data inregistrarii|tag)(?![a-z])/,
+  ],
+  [
+    'text',
+    /(?<![a-z])(description|details|particulars|narrative|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz)(?![a-z])/,
+  ],
+];
+
+const OPENING =
+  /(opening balance|previous balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput)/;
+const CLOSING =
+  /(closing balance|new balance|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit)/;
+const CARRY =
+  /(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|reporte|report|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|transport|van vorige pagina|naar volgende pagina|sold reportat|de reportat)/;
+const TOTAL =
+  /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere))/;
+
+const IBAN = /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b/g;
+const ACCOUNT_LABEL =
+  /(account number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
+const PERIOD_LABEL =
+  /(period|statement period|from|zeitraum|vom|periode|periodo|du|dal|del|van|perioada|de la)(?![a-z])/;
+const CURRENCY_LABEL = /(currency|wahrung|devise|monnaie|valuta|divisa|moneda|munt|valuta rekening)(?![a-z])/;
+const TITLE_WORDS =
+  /(statement|kontoauszug|auszug|releve|extrait|estratto|extracto|rekeningafschrift|afschrift|extras|page|seite|pagina|pagina|blatt|account holder|kontoinhaber|titulaire|intestatario|titular|rekeninghouder|titular)/;
+const BANK_WORDS =
+  /(?<![a-z])(bank|banca|banque|banco|bancaire|sparkasse|volksbank|raiffeisen\w*|caisse|credit|kasse|building society|savings|trust|cooperative|cassa|caja|bankhaus|bancorp|financial|ing|rabobank|abn|bnp|bcr|brd)(?![a-z])/;
+
+interface Column {
+  role: Role;
+  x0: number;
+  x1: number;
+}
+
+interface Row {
+  line: Line;
+  date: string;
+  valueDate: string | null;
+  texts: string[];
+  amount: number | null;
+  /** Explicit direction from the column or the sign; null when the cell leaves it open. */
+  type: TransactionType | null;
+  balance: number | null;
+}
+
+/**
+ * The roles named in one header cell with their character spans: close header words merge into one cell
+ * ("Buchungstag Valuta"), and each gets its share of the cell's width.
+ */
+function rolesIn(folded: string): Array<{ role: Role; start: number; end: number }> {
+  const found: Array<{ role: Role; start: number; end: number }> = [];
+  for (const [role, re] of ROLE_WORDS) {
+    for (const m of folded.matchAll(new RegExp(re.source, 'g'))) {
+      const start = m.index ?? 0;
+      const end = start + m[0].length;
+      if (found.some((f) => start < f.end && end > f.start)) continue;
+      found.push({ role, start, end });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** A header row: several role cells, among them a date and an amount, debit or credit column, and no digits. */
+function headerColumns(line: Line, folded: string[]): Column[] | null {
+  if (/\d{2}/.test(line.text)) return null;
+  const cols: Column[] = [];
+  let named = 0;
+  line.cells.forEach((c, j) => {
+    const f = folded[j]!;
+    const roles = rolesIn(f);
+    if (roles.length) named += 1;
+    const per = (c.x1 - c.x0) / Math.max(f.length, 1);
+    roles.forEach((r, k) => {
+      const x0 = k === 0 ? c.x0 : c.x0 + per * r.start;
+      const x1 = k === roles.length - 1 ? c.x1 : c.x0 + per * (roles[k + 1]!.start - 1);
+      cols.push({ role: r.role, x0, x1 });
+    });
+  });
+  const roles = new Set(cols.map((c) => c.role));
+  if (!roles.has('date') && !roles.has('value')) return null;
+  if (!roles.has('amount') && !roles.has('debit') && !roles.has('credit')) return null;
+  if (cols.length < 3 || named < line.cells.length - 1) return null;
+  // A lone value-date column with no booking date: the value date is then the only date there is.
+  if (!roles.has('date')) for (const c of cols) if (c.role === 'value') c.role = 'date';
+  return cols;
+}
+
+/** The numeric column a cell sits under: the header whose edges or centre line up best with the cell's. */
+function numericColumn(cols: Column[], c: Cell): Column | null {
+  let best: Column | null = null;
+  let bestD = Number.POSITIVE_INFINITY;
+  const cc = (c.x0 + c.x1) / 2;
+  for (const col of cols) {
+    if (col.role !== 'amount' && col.role !== 'debit' && col.role !== 'credit' && col.role !== 'balance') continue;
+    const overlap = Math.max(0, Math.min(c.x1, col.x1) - Math.max(c.x0, col.x0));
+    const d =
+      Math.min(Math.abs(c.x1 - col.x1), Math.abs(c.x0 - col.x0), Math.abs(cc - (col.x0 + col.x1) / 2)) - overlap;
+    if (d < bestD) {
+      bestD = d;
+      best = col;
+    }
+  }
+  return best;
+}
+
+/** The date column a cell sits under (booking or value date). */
+function dateColumn(cols: Column[], c: Cell): Role {
+  let best: Role = 'date';
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const col of cols) {
+    if (col.role !== 'date' && col.role !== 'value') continue;
+    const d = Math.min(Math.abs(c.x0 - col.x0), Math.abs((c.x0 + c.x1) / 2 - (col.x0 + col.x1) / 2));
+    if (d < bestD) {
+      bestD = d;
+      best = col.role;
+    }
+  }
+  return best;
+}
+
+const SIGN_SUFFIX = /\s*(?:(CR|Cr|H|C|\+)|(DR|Dr|S|D|-))\s*$/;
+
+/** A cell holding an amount (and maybe a currency and a direction mark), as signed minor units; null otherwise. */
+export function amountCell(
+  text: string,
+  decimals: number,
+  hint: '.' | ',' | undefined,
+): { minor: number; type: TransactionType | null } | null {
+  let s = text.replace(/[€£$]|(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])|\blei\b/g, ' ').trim();
+  let mark: TransactionType | null = null;
+  const suffix = SIGN_SUFFIX.exec(s);
+  if (suffix && /\d/.test(s.slice(0, suffix.index))) {
+    mark = suffix[1] ? 'credit' : 'debit';
+    s = s.slice(0, suffix.index).trim();
+  }
+  if (/^\+/.test(s)) {
+    mark = 'credit';
+    s = s.slice(1).trim();
+  }
+  if (!/\d[.,]\d{1,3}\)?$/.test(s) && decimals > 0) return null;
+  const p = parseAmount(s, decimals, hint);
+  if (!p) return null;
+  if (p.negative) mark = 'debit';
+  return { minor: Math.abs(p.minor), type: mark };
+}
+
+/** A date at the start of a cell: full dates through extraction's parser, "05.03." with the year of the period. */
+function leadingDate(
+  text: string,
+  order: DayOrder,
+  yearOf: (m: number) => number | null,
+): { iso: string; rest: string } | null {
+  const d = findDates(text, order)[0];
+  if (d && d.index <= 1) return { iso: d.iso, rest: text.slice(d.index + d.length) };
+  const short = /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/.exec(text);
+  if (short) {
+    const [day, month] = [Number(short[1]), Number(short[2])];
+    const year = yearOf(month);
+    if (year && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate()) {
+      return {
+        iso: `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+        rest: text.slice(short[0].length),
+      };
+    }
+  }
+  return null;
+}
+
+function ibanValid(iban: string): boolean {
+  const s = iban.slice(4) + iban.slice(0, 4);
+  let r = 0;
+  for (const ch of s) {
+    const v = /\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
+    for (const d of v) r = (r * 10 + Number(d)) % 97;
+  }
+  return r === 1;
+}
+
+const AMOUNT_TEXT =
+  /[-−+]?\(?\d[\d .,'’\u00a0\u202f]*[.,]\d{1,3}\)?(?:\s*(?:[A-Z]{3}|[€£$]|lei))?(?:\s*(?:CR|DR|Cr|Dr|S|H|-))?(?=\s|$)/g;
+
+/** The first amount after a label on a line ("Opening balance: 1.234,56 EUR" in one cell, or in a cell to its right). */
+function labelledAmount(line: Line, label: RegExp, decimals: number, hint: '.' | ',' | undefined): number | null {
+  const signed = (a: { minor: number; type: TransactionType | null } | null) =>
+    a ? (a.type === 'debit' ? -a.minor : a.minor) : null;
+  const at = line.cells.findIndex((c) => label.test(foldAligned(c.text)));
+  for (let j = Math.max(at, 0); j < line.cells.length; j += 1) {
+    const c = line.cells[j]!;
+    let text = c.text;
+    if (j === at) {
+      const m = label.exec(foldAligned(text));
+      text = m ? text.slice(m.index + m[0].length) : text;
+    }
+    const whole = amountCell(text.replace(/^[\s:]+/, ''), decimals, hint);
+    if (whole) return signed(whole);
+    for (const m of text.matchAll(AMOUNT_TEXT)) {
+      const a = amountCell(m[0], decimals, hint);
+      if (a) return signed(a);
+    }
+  }
+  return null;
+}
+
+/** The last amount on a line (a carried-over balance), signed. */
+function lineAmount(line: Line, decimals: number, hint: '.' | ',' | undefined): number | null {
+  for (let j = line.cells.length - 1; j >= 0; j -= 1) {
+    const a = amountCell(line.cells[j]!.text, decimals, hint);
+    if (a) return a.type === 'debit' ? -a.minor : a.minor;
+  }
+  return null;
+}
+
+interface HeaderInfo {
+  bankName: string | null;
+  accountNumber: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  currency: string | null;
+}
+
+function readHeader(doc: Doc, before: number): HeaderInfo {
+  const head = doc.lines.slice(0, Math.max(before, 0)).filter((l) => l.page === 1);
+  const info: HeaderInfo = { bankName: null, accountNumber: null, startDate: null, endDate: null, currency: null };
+  // Account: a valid IBAN above the table, else the number after an account label.
+  for (const l of head) {
+    for (const m of l.text.matchAll(IBAN)) {
+      const iban = m[1]!.replace(/ /g, '');
+      if (ibanValid(iban)) {
+        info.accountNumber = iban;
+        break;
+      }
+    }
+    if (info.accountNumber) break;
+  }
+  if (!info.accountNumber) {
+    for (const l of head) {
+      const f = foldAligned(l.text);
+      const m = ACCOUNT_LABEL.exec(f);
+      if (!m) continue;
+      const rest = l.text.slice(m.index + m[0].length);
+      const num = /^[\s:]*([A-Z]{0,4}[\d][\d \-/.]{3,30}\d)/.exec(rest);
+      if (num) {
+        info.accountNumber = num[1]!.replace(/[\s]/g, '');
+        break;
+      }
+    }
+  }
+  // Period: the first line above the table with two dates in order, preferring one with a period label.
+  const periodLines = head
+    .map((l) => ({ l, dates: findDates(l.text, doc.dayOrder) }))
+    .filter((x) => x.dates.length === 2 && x.dates[0]!.iso <= x.dates[1]!.iso);
+  const period = periodLines.find((x) => PERIOD_LABEL.test(foldAligned(x.l.text))) ?? periodLines[0];
+  if (period) {
+    info.startDate = period.dates[0]!.iso;
+    info.endDate = period.dates[1]!.iso;
+  }
+  // Currency: a labelled code, else the most frequent currency in the document.
+  for (const l of head) {
+    const f = foldAligned(l.text);
+    if (!CURRENCY_LABEL.test(f)) continue;
+    const code = findCurrencies(l.text.slice(CURRENCY_LABEL.exec(f)!.index))[0];
+    if (code) {
+      info.currency = code;
+      break;
+    }
+  }
+  if (!info.currency) {
+    const top = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0];
+    if (top) info.currency = top[0];
+  }
+  // Bank name: a cell in the top of page 1 that is a name (no digits, no label, not the title), bank words first,
+  // then the largest type, then the topmost.
+  const candidates: Array<{ text: string; score: number }> = [];
+  for (const l of head) {
+    if (l.rel > 0.3) continue;
+    l.cells.forEach((c) => {
+      const f = foldAligned(c.text);
+      if (/\d|[:@]/.test(c.text) || c.text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(c.text)) return;
+      if (/www\.|\.com|\.de|http/.test(f)) return;
+      const score = (BANK_WORDS.test(f) ? 100 : 0) + l.size * 2 - l.rel * 10;
+      candidates.push({ text: c.text.trim(), score });
+    });
+  }
+  candidates.sort((a, b) => b.score - a.score);
+  info.bankName = candidates[0]?.text ?? null;
+  return info;
+}
+
+/** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
+export function statementFromLines(lines: Line[]): ParsedStatement {
+  const st = emptyStatement();
+  if (!lines.length) return st;
+  const doc = prepareDoc(lines);
+  const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
+  const head = readHeader(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
+  Object.assign(st, head);
+  const currency = head.currency ?? 'XXX';
+  const decimals = currencyDecimals(currency);
+  const hint = doc.decimalHint;
+  const endYear = head.endDate ? Number(head.endDate.slice(0, 4)) : null;
+  const endMonth = head.endDate ? Number(head.endDate.slice(5, 7)) : null;
+  const yearOf = (m: number) => (endYear === null ? null : endMonth !== null && m > endMonth ? endYear - 1 : endYear);
+
+  // Opening and closing balances: labelled lines anywhere (a summary box above the table or rows in it).
+  for (const l of doc.lines) {
+    const f = foldAligned(l.text);
+    if (st.openingBalanceMinor === null && OPENING.test(f))
+      st.openingBalanceMinor = labelledAmount(l, OPENING, decimals, hint);
+    if (CLOSING.test(f)) {
+      const v = labelledAmount(l, CLOSING, decimals, hint);
+      if (v !== null) st.closingBalanceMinor = v;
+    }
+  }
+
+  const rows: Row[] = [];
+  let cols: Column[] | null = null;
+  let carriedBeforeFirst: number | null = null;
+  let ended = false;
+  let last: Row | null = null;
+  for (let i = Math.max(firstHeader, 0); i < doc.lines.length && !ended; i += 1) {
+    const line = doc.lines[i]!;
+    const hdr = headerColumns(line, doc.folded[i]!);
+    if (hdr) {
+      cols = hdr;
+      last = null;
+      continue;
+    }
+    const f = foldAligned(line.text);
+    const first = line.cells[0]!;
+    const dateCol = cols?.find((c) => c.role === 'date' || c.role === 'value');
+    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence).
+    const startsLeft = !dateCol || first.x0 <= dateCol.x1 + 2 * line.size;
+    const d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
+    const isBalanceRow = OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f);
+    if (isBalanceRow) {
+      if (CARRY.test(f) && !rows.length && carriedBeforeFirst === null)
+        carriedBeforeFirst = lineAmount(line, decimals, hint);
+      if (CLOSING.test(f) && rows.length) ended = true;
+      last = null;
+      continue;
+    }
+    if (!d) {
+      // A continuation of the row above: text only, close under it, on the same page.
+      const hasAmount = line.cells.some((c) => amountCell(c.text, decimals, hint));
+      if (last && !hasAmount && line.page === last.line.page && line.y0 - last.line.y1 < 1.2 * line.size) {
+        last.texts.push(line.text);
+        last.line = line;
+      } else last = null;
+      continue;
+    }
+    const row: Row = { line, date: d.iso, valueDate: null, texts: [], amount: null, type: null, balance: null };
+    const rest = d.rest.trim();
+    // The rest of the first cell may hold a second date (value date) and then text.
+    const cellsLeft: Array<{ text: string; x0: number; x1: number }> = [];
+    if (rest) cellsLeft.push({ text: rest, x0: first.x1 - 1, x1: first.x1 });
+    cellsLeft.push(...line.cells.slice(1));
+    const numeric: Array<{ cell: Cell; minor: number; type: TransactionType | null }> = [];
+    for (const c of cellsLeft) {
+      const dd = leadingDate(c.text, doc.dayOrder, yearOf);
+      if (dd && row.valueDate === null && !row.texts.length) {
+        const role = cols ? dateColumn(cols, c) : 'value';
+        if (role === 'date' && cols) {
+          // The booking date column comes second: the first date was the value date.
+          row.valueDate = row.date;
+          row.date = dd.iso;
+        } else row.valueDate = dd.iso;
+        if (dd.rest.trim()) row.texts.push(dd.rest.trim());
+        continue;
+      }
+      const a = amountCell(c.text, decimals, hint);
+      if (a) numeric.push({ cell: c, ...a });
+      else row.texts.push(c.text);
+    }
+    if (!numeric.length) {
+      last = null;
+      continue;
+    }
+    if (cols) {
+      for (const n of numeric) {
+        const col = numericColumn(cols, n.cell);
+        if (!col) continue;
+        if (col.role === 'balance') {
+          if (row.balance === null) row.balance = n.type === 'debit' ? -n.minor : n.minor;
+          continue;
+        }
+        if (row.amount !== null) continue;
+        row.amount = n.minor;
+        row.type = col.role === 'debit' ? 'debit' : col.role === 'credit' ? 'credit' : n.type;
+      }
+    } else {
+      // No header: the first amount is the transaction, a second one its balance.
+      row.amount = numeric[0]!.minor;
+      row.type = numeric[0]!.type;
+      if (numeric.length > 1)
+        row.balance = numeric[numeric.length - 1]!.minor * (numeric.at(-1)!.type === 'debit' ? -1 : 1);
+    }
+    if (row.amount === null) {
+      last = null;
+      continue;
+    }
+    rows.push(row);
+    last = row;
+  }
+  if (st.openingBalanceMinor === null && carriedBeforeFirst !== null) st.openingBalanceMinor = carriedBeforeFirst;
+
+  settleTypes(rows, st.openingBalanceMinor);
+  st.transactions = rows.map(
+    (r): StatementTransaction =>
+      transaction({
+        date: r.date,
+        valueDate: r.valueDate,
+        description: joinText(...r.texts),
+        amountMinor: r.amount!,
+        type: r.type ?? 'credit',
+        currency,
+        balanceAfterMinor: r.balance,
+      }),
+  );
+  if (!st.transactions.length) {
+    st.warnings.push(issue('no_transactions', 'No transaction table was found in the statement.'));
+  }
+  return st;
+}
+
+/**
+ * Direction from the running balance: the difference between a row's balance and the one before it (in reading
+ * order, or the one after it for newest-first statements) equals the amount, and its sign is the direction. Used
+ * where the columns left it open and where it contradicts a sign (an OCR'd minus is easily lost); only when the
+ * balances fit most rows, so a misread balance column changes nothing.
+ */
+function settleTypes(rows: Row[], opening: number | null): void {
+  if (rows.filter((r) => r.balance !== null).length < 2) {
+    // A signed column where no row shows a sign cannot be told apart from an unsigned one: positive means credit.
+    return;
+  }
+  const delta = (newestFirst: boolean) =>
+    rows.map((r, i) => {
+      const prev = newestFirst ? rows[i + 1]?.balance : i === 0 ? opening : rows[i - 1]!.balance;
+      return r.balance === null || prev === null || prev === undefined ? null : r.balance - prev;
+    });
+  const fits = (ds: Array<number | null>) => ds.filter((d, i) => d !== null && Math.abs(d) === rows[i]!.amount).length;
+  const forward = delta(false);
+  const backward = delta(true);
+  const ds = fits(backward) > fits(forward) ? backward : forward;
+  const known = ds.filter((d) => d !== null).length;
+  if (!known || fits(ds) < 0.6 * known) return;
+  rows.forEach((r, i) => {
+    const d = ds[i];
+    if (d !== null && d !== undefined && d !== 0 && Math.abs(d) === r.amount) r.type = d < 0 ? 'debit' : 'credit';
+  });
+}
