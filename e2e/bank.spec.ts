@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import type { TextRun } from '../apps/server/eval/invoice.generator';
+import { renderPdf } from '../apps/server/eval/invoice.renderers';
 import { buildMail } from '../apps/server/test/mail/mail-builder';
 import { signInAsOwner } from './owner';
 import { shot } from './screenshot-path';
@@ -63,6 +65,48 @@ const plusDays = (date: string, days: number) => {
   return d.toISOString().slice(0, 10);
 };
 const money = (minor: number) => (minor / 100).toFixed(2);
+
+const usDate = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
+/** A text PDF statement as a bank prints it: header, opening and closing balance, a table with a signed amount. */
+async function pdfStatement(invoice: Invoice): Promise<Buffer> {
+  const start = plusDays(invoice.invoice_date!, 1);
+  const end = plusDays(invoice.invoice_date!, 20);
+  const opening = 540_000;
+  const rows: Array<[string, string, number]> = [
+    [
+      plusDays(invoice.invoice_date!, 4),
+      `Transfer to NETPRESSE ${invoice.invoice_number ?? ''}`,
+      -invoice.amount_minor!,
+    ],
+    [plusDays(invoice.invoice_date!, 6), 'Card payment Corner Cafe', -2_480],
+    [plusDays(invoice.invoice_date!, 9), 'Salary ACME GmbH', 310_000],
+  ];
+  const closing = rows.reduce((sum, [, , minor]) => sum + minor, opening);
+  const amount = (minor: number) =>
+    `${minor < 0 ? '-' : ''}${(Math.abs(minor) / 100).toLocaleString('en-GB', { minimumFractionDigits: 2 })}`;
+  const runs: TextRun[] = [
+    { page: 1, x: 40, y: 50, text: 'Northwind Bank', size: 16, bold: true },
+    { page: 1, x: 555, y: 50, text: 'Account Statement', size: 12, bold: true, align: 'right' },
+    { page: 1, x: 40, y: 80, text: 'Account holder: M. Example', size: 9 },
+    { page: 1, x: 40, y: 94, text: 'IBAN: GB82WEST12345698765432', size: 9 },
+    { page: 1, x: 40, y: 108, text: `Statement period: ${usDate(start)} to ${usDate(end)}`, size: 9 },
+    { page: 1, x: 40, y: 122, text: 'Currency: EUR', size: 9 },
+    { page: 1, x: 360, y: 94, text: 'Opening balance:', size: 9 },
+    { page: 1, x: 555, y: 94, text: amount(opening), size: 9, align: 'right' },
+    { page: 1, x: 360, y: 108, text: 'Closing balance:', size: 9 },
+    { page: 1, x: 555, y: 108, text: amount(closing), size: 9, align: 'right' },
+    { page: 1, x: 40, y: 160, text: 'Date', size: 9, bold: true },
+    { page: 1, x: 110, y: 160, text: 'Description', size: 9, bold: true },
+    { page: 1, x: 555, y: 160, text: 'Amount', size: 9, bold: true, align: 'right' },
+    ...rows.flatMap(([date, text, minor], i): TextRun[] => [
+      { page: 1, x: 40, y: 180 + 16 * i, text: usDate(date), size: 9 },
+      { page: 1, x: 110, y: 180 + 16 * i, text, size: 9 },
+      { page: 1, x: 555, y: 180 + 16 * i, text: amount(minor), size: 9, align: 'right' },
+    ]),
+  ];
+  return Buffer.from(await renderPdf({ pages: 1, runs }));
+}
 
 /** A camt.053.001.02 statement: the invoice's payment 3 days after its date, a salary and an unrelated card payment. */
 function camt053(invoice: Invoice): string {
@@ -217,5 +261,31 @@ test('Bank Analysis reads a camt.053 and a CSV statement, matches the invoice it
   await page.getByRole('button', { name: 'Clear All' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Clear All' }).click();
   await expect(page.getByText('All bank statement history cleared successfully')).toBeVisible();
+  await expect(page.getByText('No bank statements uploaded yet')).toBeVisible();
+
+  // A PDF statement through the spec's own path: one PDF, its size, 'Start Vision Analysis'.
+  await page.goto('/bank-analysis');
+  await page.getByLabel(/Bank statement PDF/).setInputFiles({
+    name: 'northwind-statement.pdf',
+    mimeType: 'application/pdf',
+    buffer: await pdfStatement(invoice),
+  });
+  await expect(page.getByText('northwind-statement.pdf')).toBeVisible();
+  await page.getByRole('button', { name: 'Start Vision Analysis' }).click();
+  await expect(page.getByText('Your bank statement has been successfully analyzed.')).toBeVisible({
+    timeout: 90_000,
+  });
+  await expect(page.getByLabel('Overview')).toContainText('Total Transactions3');
+  await expect(page.getByLabel('Overview')).toContainText('Matched1');
+  await expect(page.getByLabel('Statement details')).toContainText('Northwind Bank');
+  const pdfRows = page.getByRole('table').getByRole('row');
+  await expect(pdfRows.filter({ hasText: 'NETPRESSE' }).getByText('Matched', { exact: true })).toBeVisible();
+  await expect(pdfRows.filter({ hasText: 'Salary ACME' })).toContainText('+€3,100.00');
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: shot('bank-analysis-pdf'), fullPage: true });
+  await page.goto('/history');
+  await page.getByRole('tab', { name: 'Bank Statements' }).click();
+  await page.getByRole('button', { name: 'Clear All' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Clear All' }).click();
   await expect(page.getByText('No bank statements uploaded yet')).toBeVisible();
 });
