@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
+import { withSchemaLock } from '../db/migrate';
 import { boundedText } from '../db/storable-text';
 import { AppError, errorMessage, isDatabaseUnavailable, ValidationError } from '../errors';
 import type { JobRegistry, PayloadOf } from './job-registry';
@@ -72,18 +74,34 @@ export class JobQueue<R extends JobRegistry> {
     return this.workerId;
   }
 
-  /** Connects and creates pg-boss's schema and our queue if missing (both are idempotent and lock-protected). */
+  /**
+   * Connects and creates pg-boss's schema and our queue if missing, under the lock of the migrations: pg-boss's own
+   * locking does not cover `create_queue`, and two processes starting on a new database deadlock there.
+   */
   async start(): Promise<void> {
-    await this.boss.start();
-    const existing = await this.boss.getQueue(QUEUE_NAME);
-    if (!existing) {
-      await this.boss.createQueue(QUEUE_NAME, {
-        name: QUEUE_NAME,
-        expireInSeconds: this.options.timeoutSeconds,
-        retryLimit: 3,
-        retryDelay: this.options.retryDelaySeconds ?? 5,
-        retryBackoff: true,
+    // A connection of its own holds the lock: pg-boss works on its own pool meanwhile.
+    const client = new pg.Client({
+      connectionString: this.options.connectionString,
+      application_name: 'invoicebox-queue',
+    });
+    await client.connect();
+    client.on('error', () => {});
+    try {
+      await withSchemaLock(client, async () => {
+        await this.boss.start();
+        const existing = await this.boss.getQueue(QUEUE_NAME);
+        if (!existing) {
+          await this.boss.createQueue(QUEUE_NAME, {
+            name: QUEUE_NAME,
+            expireInSeconds: this.options.timeoutSeconds,
+            retryLimit: 3,
+            retryDelay: this.options.retryDelaySeconds ?? 5,
+            retryBackoff: true,
+          });
+        }
       });
+    } finally {
+      await client.end().catch(() => undefined);
     }
     this.started = true;
   }
