@@ -1,7 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../config';
-import { ConfigError } from '../errors';
+import { ConfigError, databaseUnreachableMessage, errorMessage, isDatabaseUnavailable } from '../errors';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import * as schema from './schema';
 
@@ -35,8 +35,11 @@ export async function openDatabase(
   } catch (error) {
     await pool.end().catch(() => {});
     await embedded?.stop();
-    const where = config.databaseUrl ? `DATABASE_URL (${redactUrl(config.databaseUrl)})` : 'the embedded PostgreSQL';
-    throw new ConfigError(`cannot connect to ${where}: ${(error as Error).message}`, error);
+    const where = config.databaseUrl ? 'DATABASE_URL' : 'the embedded PostgreSQL';
+    const why = isDatabaseUnavailable(error)
+      ? databaseUnreachableMessage(error, url)
+      : `${errorMessage(error)} (${redactUrl(url)})`;
+    throw new ConfigError(`cannot connect to ${where}: ${why}`, error);
   }
   return {
     db: drizzle(pool, { schema }),
