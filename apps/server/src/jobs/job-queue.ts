@@ -342,7 +342,8 @@ export class JobQueue<R extends JobRegistry> {
 
   private async reclaimLostJobs(): Promise<void> {
     try {
-      const lost = await this.repository.reclaimExpiredLeases(this.options.leaseSeconds);
+      // Not this process's own jobs: it is alive, and after a database outage (every lease expired) it resumes them.
+      const lost = await this.repository.reclaimExpiredLeases(this.options.leaseSeconds, this.workerId);
       for (const { id, type } of lost) {
         this.log('warn', 'job lost its worker; handing it to another', { job_id: id, type });
         await this.boss.fail(QUEUE_NAME, id, { message: 'worker lost (lease expired)' });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { type JobRow, jobs } from '../db/schema';
 import { boundedText } from '../db/storable-text';
@@ -152,11 +152,20 @@ export class JobsRepository {
    * Atomically takes the running jobs whose worker stopped renewing its lease and puts them back to pending.
    * Only one sweeper wins each row, so a lost job is handed back exactly once.
    */
-  async reclaimExpiredLeases(leaseSeconds: number): Promise<Array<{ id: string; type: string }>> {
+  async reclaimExpiredLeases(
+    leaseSeconds: number,
+    exceptWorkerId?: string,
+  ): Promise<Array<{ id: string; type: string }>> {
     return this.db
       .update(jobs)
       .set({ status: 'pending', message: 'Worker lost; the job will be run again', heartbeatAt: null })
-      .where(and(eq(jobs.status, 'running'), lt(jobs.heartbeatAt, sql`now() - make_interval(secs => ${leaseSeconds})`)))
+      .where(
+        and(
+          eq(jobs.status, 'running'),
+          lt(jobs.heartbeatAt, sql`now() - make_interval(secs => ${leaseSeconds})`),
+          exceptWorkerId ? ne(jobs.workerId, exceptWorkerId) : undefined,
+        ),
+      )
       .returning({ id: jobs.id, type: jobs.type });
   }
 }
