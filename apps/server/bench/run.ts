@@ -4,6 +4,7 @@
  * in `ON_REQUEST` run only when asked for by name (they take minutes).
  */
 import { benchDriveUpload } from './drive.bench';
+import { runFaultsBench } from './faults.bench';
 import { runFoundationBench } from './foundation.bench';
 import { runInvoicesBench } from './invoices.bench';
 import { runMailSyncBench } from './mail-sync.bench';
@@ -25,8 +26,13 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
     title: 'Scale-out: invoice list and stats on 2 API processes, external PostgreSQL, with and without a sync',
     run: runScaleBench,
   },
+  faults: {
+    title:
+      'Faults: database outages during imports, mail with refused characters (trials, duplicates, losses, crashes)',
+    run: runFaultsBench,
+  },
 };
-const ON_REQUEST = new Set<string>(['scale']);
+const ON_REQUEST = new Set<string>(['scale', 'faults']);
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = asked.filter((name) => !(name in benches));
