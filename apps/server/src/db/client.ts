@@ -73,6 +73,11 @@ export function createPool(url: string, max: number): pg.Pool {
   // An idle client losing its server (database restarted) emits here; without a listener the process would crash.
   // The pool drops that client and opens a new one on the next query.
   pool.on('error', () => {});
+  // A client that is checked out (inside a transaction, between two queries) has no listener of the pool's: its
+  // connection dropping would be an uncaught exception. The query that runs on it next fails instead, as an outage.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }
 
