@@ -151,7 +151,8 @@ export class IngestService {
         progress.seen += 1;
         if (raw.ok) {
           if (batch.length === 0) since = Date.now();
-          batch.push({ origin: raw.origin, source: raw.source });
+          // The key is looked up and stored as it will be stored (a source may name messages with any text).
+          batch.push({ origin: storableText(raw.origin), source: raw.source });
           bytes += raw.source.length;
         } else {
           progress.unreadable += 1;
