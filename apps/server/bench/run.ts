@@ -5,6 +5,7 @@
  */
 import { runBankBench } from './bank.bench';
 import { benchDriveUpload } from './drive.bench';
+import { runFaultsBench } from './faults.bench';
 import { runFaultsEmbeddedBench } from './faults-embedded.bench';
 import { runFoundationBench } from './foundation.bench';
 import { runInvoicesBench } from './invoices.bench';
@@ -34,8 +35,13 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
     title: 'Faults on the embedded PostgreSQL: postmaster killed, kill -9 of start (FAULT_TRIALS, default 3)',
     run: runFaultsEmbeddedBench,
   },
+  faults: {
+    title:
+      'Faults: database outages during imports, mail with refused characters, the embedded postmaster killed, kill -9 of start (trials, duplicates, losses, crashes)',
+    run: runFaultsBench,
+  },
 };
-const ON_REQUEST = new Set<string>(['scale', 'faults-embedded']);
+const ON_REQUEST = new Set<string>(['scale', 'faults', 'faults-embedded']);
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = asked.filter((name) => !(name in benches));

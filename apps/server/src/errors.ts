@@ -92,10 +92,11 @@ export class ConfigError extends AppError {
 
 /**
  * Network-level and server-shutdown errors of PostgreSQL: the database is (temporarily) unreachable.
- * Looks through `cause` chains, since the query layer wraps the driver's errors.
+ * Looks through `cause` chains (the query layer wraps the driver's errors) and AggregateError's `errors` (a host name
+ * with several addresses).
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
-  const e = error as { code?: string; message?: string; cause?: unknown } | null;
+  const e = error as { code?: string; message?: string; cause?: unknown; errors?: unknown } | null;
   if (!e || typeof e !== 'object' || depth > 5) return false;
   const networkCodes = ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EAI_AGAIN'];
   // SQLSTATE class 08 (connection exception) and 57P0x (operator intervention: shutdown, crash, cannot connect now).
@@ -105,13 +106,69 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   ) {
     return true;
   }
-  // node-postgres raises these two without a code when a connection dies or cannot be had in time.
+  // node-postgres raises these without a code when a connection dies or cannot be had in time.
   if (
     e instanceof Error &&
-    (e.message === 'Connection terminated unexpectedly' ||
-      e.message.startsWith('timeout exceeded when trying to connect'))
+    (e.message.startsWith('Connection terminated') ||
+      e.message.startsWith('timeout exceeded when trying to connect') ||
+      e.message === 'Client has encountered a connection error and is not queryable')
   ) {
     return true;
   }
+  const inner = (error as { errors?: unknown }).errors;
+  if (Array.isArray(inner) && inner.some((item) => isDatabaseUnavailable(item, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/**
+ * The message of an error worth showing a person or storing: for a failed query the driver's reason, never the
+ * SQL and its parameters (the query layer puts both in its message: kilobytes, and whatever the parameters held).
+ */
+export function errorMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message.startsWith('Failed query: ') && error.cause !== undefined) return errorMessage(error.cause);
+  if (error.message) return error.message;
+  const inner = (error as { errors?: unknown }).errors;
+  if (Array.isArray(inner) && inner.length > 0) return errorMessage(inner[0]);
+  return (error as { code?: string }).code ?? error.name;
+}
+
+/**
+ * One line for an unreachable database: where (host:port, from the error or else from `url`, never a password) and
+ * why, e.g. `the database is unreachable at 127.0.0.1:5432 (ECONNREFUSED)`.
+ */
+export function databaseUnreachableMessage(error: unknown, url?: string): string {
+  const found = findConnectTarget(error, 0);
+  let where = found;
+  if (!where && url) {
+    try {
+      const u = new URL(url);
+      where = `${u.hostname}:${u.port || '5432'}`;
+    } catch {
+      // an unparsable URL says nothing about where
+    }
+  }
+  const why = findCode(error, 0) ?? errorMessage(error);
+  return `the database is unreachable${where ? ` at ${where}` : ''} (${why})`;
+}
+
+function findConnectTarget(error: unknown, depth: number): string | undefined {
+  const e = error as { address?: unknown; port?: unknown; cause?: unknown; errors?: unknown } | null;
+  if (!e || typeof e !== 'object' || depth > 5) return undefined;
+  if (typeof e.address === 'string' && typeof e.port === 'number') {
+    return e.address.includes(':') ? `[${e.address}]:${e.port}` : `${e.address}:${e.port}`;
+  }
+  for (const inner of Array.isArray(e.errors) ? e.errors : []) {
+    const target = findConnectTarget(inner, depth + 1);
+    if (target) return target;
+  }
+  return findConnectTarget(e.cause, depth + 1);
+}
+
+function findCode(error: unknown, depth: number): string | undefined {
+  const e = error as { code?: unknown; cause?: unknown; errors?: unknown } | null;
+  if (!e || typeof e !== 'object' || depth > 5) return undefined;
+  if (typeof e.code === 'string' && /^[A-Z]/.test(e.code)) return e.code;
+  const inner = Array.isArray(e.errors) ? e.errors[0] : undefined;
+  return findCode(inner, depth + 1) ?? findCode(e.cause, depth + 1);
 }

@@ -59,6 +59,18 @@ describe('the invoicebox command', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('says in one line that the database is unreachable and where, without the password', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const { port } = blocker.address() as net.AddressInfo;
+    await new Promise((r) => blocker.close(r)); // a port nothing listens on
+    const result = run(['migrate'], { DATABASE_URL: `postgres://u:hunter2@127.0.0.1:${port}/db` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `invoicebox: cannot connect to DATABASE_URL: the database is unreachable at 127.0.0.1:${port} (ECONNREFUSED)\n`,
+    );
+  });
+
   it('says which PORT is taken', async () => {
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));

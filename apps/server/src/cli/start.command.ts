@@ -4,6 +4,8 @@ import { ConfigError } from '../errors';
 import { buildApp } from '../http/app';
 import { createLogger } from '../logger';
 import { createRuntime } from '../runtime';
+import { once } from './once';
+import { installProcessErrorPolicy } from './process-errors';
 import { onShutdownSignal } from './shutdown';
 
 export function registerStartCommand(program: Command): void {
@@ -13,10 +15,15 @@ export function registerStartCommand(program: Command): void {
     .action(async () => {
       const config = loadConfig();
       const logger = createLogger(config.logLevel);
+      // From here on, an error nothing caught is logged and either survived or ends the process cleanly (exit 1).
+      let stop = async () => {};
+      installProcessErrorPolicy({ logger, stop: () => stop() });
       const runtime = await createRuntime(config, logger, { role: 'start' });
       // What the server writes from now on (documents, keys, temp files) is for its own user only; not before:
       // initdb, as root, hands the `postgres` user a password file.
       process.umask(0o077);
+      const closeRuntime = once(() => runtime.close());
+      stop = closeRuntime;
       const app = await buildApp({
         config,
         logger,
@@ -30,7 +37,7 @@ export function registerStartCommand(program: Command): void {
       try {
         await app.listen({ port: config.port, host: config.host });
       } catch (error) {
-        await runtime.close();
+        await closeRuntime();
         if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
           throw new ConfigError(`PORT ${config.port} is already in use on ${config.host}; set PORT to a free port`);
         }
@@ -46,10 +53,12 @@ export function registerStartCommand(program: Command): void {
       const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.host) ? 'localhost' : config.host;
       console.log(`Invoicebox is running at http://${host}:${port}`);
 
-      onShutdownSignal(async () => {
-        // In-flight requests finish first (new ones get 503), then running jobs are released for retry.
+      // In-flight requests finish first (new ones get 503), then running jobs are released for retry.
+      const stopAll = once(async () => {
         await app.close();
-        await runtime.close();
-      }, logger);
+        await closeRuntime();
+      });
+      stop = stopAll;
+      onShutdownSignal(stopAll, logger);
     });
 }

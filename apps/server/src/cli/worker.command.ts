@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { createRuntime } from '../runtime';
+import { once } from './once';
+import { installProcessErrorPolicy } from './process-errors';
 import { onShutdownSignal } from './shutdown';
 
 export function registerWorkerCommand(program: Command): void {
@@ -16,12 +18,15 @@ export function registerWorkerCommand(program: Command): void {
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
         throw new Error(`--concurrency must be a whole number from 1 to 64, not '${options.concurrency}'`);
       }
+      let stop = async () => {};
+      installProcessErrorPolicy({ logger, stop: () => stop() });
       const runtime = await createRuntime(config, logger, { role: 'worker' });
       // What the server writes from now on (documents, keys, temp files) is for its own user only; not before:
       // initdb, as root, hands the `postgres` user a password file.
       process.umask(0o077);
+      stop = once(() => runtime.close());
       await runtime.startWorkers(concurrency);
       logger.info({ worker: runtime.queue.id, concurrency, engine: runtime.database.engine }, 'worker started');
-      onShutdownSignal(() => runtime.close(), logger);
+      onShutdownSignal(stop, logger);
     });
 }

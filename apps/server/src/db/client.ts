@@ -1,7 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Config } from '../config';
-import { ConfigError } from '../errors';
+import { ConfigError, databaseUnreachableMessage, errorMessage, isDatabaseUnavailable } from '../errors';
 import type { LockRole } from './data-dir-lock';
 import { type EmbeddedDatabase, type EmbeddedStatus, startEmbeddedPostgres } from './embedded-postgres';
 import * as schema from './schema';
@@ -39,8 +39,11 @@ export async function openDatabase(
   } catch (error) {
     await pool.end().catch(() => {});
     await embedded?.stop();
-    const where = config.databaseUrl ? `DATABASE_URL (${redactUrl(config.databaseUrl)})` : 'the embedded PostgreSQL';
-    throw new ConfigError(`cannot connect to ${where}: ${(error as Error).message}`, error);
+    const where = config.databaseUrl ? 'DATABASE_URL' : 'the embedded PostgreSQL';
+    const why = isDatabaseUnavailable(error)
+      ? databaseUnreachableMessage(error, url)
+      : `${errorMessage(error)} (${redactUrl(url)})`;
+    throw new ConfigError(`cannot connect to ${where}: ${why}`, error);
   }
   return {
     db: drizzle(pool, { schema }),
@@ -75,6 +78,11 @@ export function createPool(url: string, max: number): pg.Pool {
   // An idle client losing its server (database restarted) emits here; without a listener the process would crash.
   // The pool drops that client and opens a new one on the next query.
   pool.on('error', () => {});
+  // A client that is checked out (inside a transaction, between two queries) has no listener of the pool's: its
+  // connection dropping would be an uncaught exception. The query that runs on it next fails instead, as an outage.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }
 

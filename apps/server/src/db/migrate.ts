@@ -15,14 +15,23 @@ const MIGRATION_LOCK_ID = 4_710_202_611;
 export async function runMigrations(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    try {
-      await migrate(drizzle(client), { migrationsFolder: migrationsFolder() });
-    } finally {
-      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
-    }
+    await withSchemaLock(client, () => migrate(drizzle(client), { migrationsFolder: migrationsFolder() }));
   } finally {
     client.release();
+  }
+}
+
+/**
+ * Runs `fn` while `client`'s session holds the advisory lock of the migrations. Every schema change at start-up goes
+ * through it, ours and pg-boss's (its schema and `create_queue`, which deadlock when two processes run them at once
+ * on a new database).
+ */
+export async function withSchemaLock<T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> {
+  await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+  try {
+    return await fn();
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
   }
 }
 

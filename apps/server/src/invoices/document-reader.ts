@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { storableJson, storableText } from '../db/storable-text';
 import type { ExtractionLimits, ExtractionResult } from '../extraction/extraction.types';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import {
@@ -47,14 +48,15 @@ export class DocumentReader implements FieldExtractor {
             eq(documentReadFailures.rulesVersion, this.rulesVersion),
           ),
         );
-      if (known) throw new DocumentUnreadableError(known.code, known.message);
+      if (known) throw new DocumentUnreadableError(known.code, storableText(known.message));
     }
     const result = await this.extractDocument(
       { bytes: input.bytes, filename: input.filename, ...(input.mimeType ? { mimeType: input.mimeType } : {}) },
       { limits: this.limits },
     );
-    const problem = result.errors[0];
-    if (!problem) return result;
+    // Fields read from a document are as untrusted as the mail that carried it.
+    const problem = storableJson(result.errors[0]);
+    if (!problem) return storableJson(result);
     if (ownerId && sha256 && SANDBOX_FAILURES.has(problem.code)) {
       await this.db
         .insert(documentReadFailures)

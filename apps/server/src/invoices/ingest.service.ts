@@ -9,6 +9,7 @@ import {
 } from '@invoicebox/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { boundedText, storableText } from '../db/storable-text';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { toEmailDerivedRecord } from '../mail/email-record';
 import { DocumentUnreadableError, type FieldExtractor, nullFieldExtractor } from '../mail/field-extractor';
@@ -150,7 +151,8 @@ export class IngestService {
         progress.seen += 1;
         if (raw.ok) {
           if (batch.length === 0) since = Date.now();
-          batch.push({ origin: raw.origin, source: raw.source });
+          // The key is looked up and stored as it will be stored (a source may name messages with any text).
+          batch.push({ origin: storableText(raw.origin), source: raw.source });
           bytes += raw.source.length;
         } else {
           progress.unreadable += 1;
@@ -405,10 +407,10 @@ export interface ExtractionErrorRecord {
 
 export function extractionErrorRecord(filename: string, sha256: string, error: unknown): ExtractionErrorRecord {
   return {
-    filename,
+    filename: storableText(filename),
     sha256,
     code: error instanceof DocumentUnreadableError ? error.code : 'extraction_failed',
-    error: error instanceof Error ? error.message : String(error),
+    error: boundedText(error instanceof Error ? error.message : String(error), 2000),
   };
 }
 

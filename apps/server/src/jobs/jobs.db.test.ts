@@ -35,6 +35,20 @@ const registry = {
       return 'second time lucky';
     },
   }),
+  // The database "goes away" under the first run (the error a dropped connection gives), then is back.
+  outage_once: defineJob({
+    payload: z.object({ key: z.string() }),
+    async handler({ payload, attempt }) {
+      attemptsSeen.set(payload.key, attempt);
+      if (attempt === 1) {
+        throw new Error('Failed query: insert ...', {
+          cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+        });
+      }
+      return 'ran again once the database was back';
+    },
+    retryLimit: 0,
+  }),
   broken: defineJob({
     payload: z.object({}),
     async handler() {
@@ -107,6 +121,15 @@ describe('job queue and job records', () => {
     const job = await finished(alice, id);
     expect(job).toMatchObject({ status: 'completed', message: 'second time lucky' });
     expect(attemptsSeen.get('k1')).toBe(2);
+  });
+
+  it('runs a job again in the same delivery when the database went away under it: no attempt is spent', async () => {
+    const id = await queue.enqueue(alice, 'outage_once', { key: 'outage' });
+    const job = await finished(alice, id);
+    // With no retry allowed, only a rerun within the delivery can complete it.
+    expect(job).toMatchObject({ status: 'completed', message: 'ran again once the database was back' });
+    expect(attemptsSeen.get('outage')).toBe(2);
+    expect(await queue.deliveryState(id)).toBe('completed');
   });
 
   it('fails a permanent error at once, with its message', async () => {

@@ -1,8 +1,20 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { type JobRow, jobs } from '../db/schema';
+import { boundedText } from '../db/storable-text';
 
-/** SQL on the jobs table and nothing else. Every read and delete that serves a person is scoped by owner. */
+/** Longest message or error kept on a job: an error that quotes a whole mail must not make the write fail or grow. */
+export const JOB_TEXT_LIMIT = 2000;
+
+/** Every text written to a job can be stored: no NUL, no lone surrogate, bounded. */
+function jobText(text: string): string {
+  return boundedText(text, JOB_TEXT_LIMIT);
+}
+
+/**
+ * SQL on the jobs table and nothing else. Every read and delete that serves a person is scoped by owner. Every text
+ * written is made storable first (jobText).
+ */
 export class JobsRepository {
   constructor(private readonly db: Db) {}
 
@@ -69,9 +81,22 @@ export class JobsRepository {
       .set({
         progress,
         heartbeatAt: sql`now()`,
-        ...(message === undefined ? {} : { message }),
+        ...(message === undefined ? {} : { message: jobText(message) }),
       })
       .where(and(eq(jobs.id, id), eq(jobs.workerId, workerId), eq(jobs.status, 'running')));
+  }
+
+  /**
+   * After the database came back: the job is run again by the worker that holds it, unless a sweeper handed it to
+   * another meanwhile (then false).
+   */
+  async resume(id: string, workerId: string): Promise<boolean> {
+    const updated = await this.db
+      .update(jobs)
+      .set({ attempts: sql`${jobs.attempts} + 1`, heartbeatAt: sql`now()`, error: null })
+      .where(and(eq(jobs.id, id), eq(jobs.workerId, workerId), eq(jobs.status, 'running')))
+      .returning({ id: jobs.id });
+    return updated.length > 0;
   }
 
   async heartbeat(ids: string[], workerId: string): Promise<void> {
@@ -90,43 +115,57 @@ export class JobsRepository {
         progress: 100,
         finishedAt: sql`now()`,
         heartbeatAt: null,
-        ...(message === undefined ? {} : { message }),
+        ...(message === undefined ? {} : { message: jobText(message) }),
       })
       .where(and(eq(jobs.id, id), eq(jobs.workerId, workerId), eq(jobs.status, 'running')))
       .returning({ id: jobs.id });
     return updated.length > 0;
   }
 
-  async markFailed(id: string, error: string, workerId?: string): Promise<void> {
-    await this.db
+  async markFailed(id: string, error: string, workerId?: string): Promise<boolean> {
+    const text = jobText(error);
+    const updated = await this.db
       .update(jobs)
-      .set({ status: 'failed', error, message: error, finishedAt: sql`now()`, heartbeatAt: null })
+      .set({ status: 'failed', error: text, message: text, finishedAt: sql`now()`, heartbeatAt: null })
       .where(
         and(
           eq(jobs.id, id),
           inArray(jobs.status, ['pending', 'running']),
           workerId ? eq(jobs.workerId, workerId) : undefined,
         ),
-      );
+      )
+      .returning({ id: jobs.id });
+    return updated.length > 0;
   }
 
-  /** Back to pending, to be delivered again (retry, shutdown, lost worker). */
-  async markPending(id: string, message: string, workerId?: string): Promise<void> {
-    await this.db
+  /** Back to pending, to be delivered again (retry, shutdown, lost worker). False when it was not running (here). */
+  async markPending(id: string, message: string, workerId?: string): Promise<boolean> {
+    const updated = await this.db
       .update(jobs)
-      .set({ status: 'pending', message, heartbeatAt: null })
-      .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), workerId ? eq(jobs.workerId, workerId) : undefined));
+      .set({ status: 'pending', message: jobText(message), heartbeatAt: null })
+      .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), workerId ? eq(jobs.workerId, workerId) : undefined))
+      .returning({ id: jobs.id });
+    return updated.length > 0;
   }
 
   /**
    * Atomically takes the running jobs whose worker stopped renewing its lease and puts them back to pending.
    * Only one sweeper wins each row, so a lost job is handed back exactly once.
    */
-  async reclaimExpiredLeases(leaseSeconds: number): Promise<Array<{ id: string; type: string }>> {
+  async reclaimExpiredLeases(
+    leaseSeconds: number,
+    exceptWorkerId?: string,
+  ): Promise<Array<{ id: string; type: string }>> {
     return this.db
       .update(jobs)
       .set({ status: 'pending', message: 'Worker lost; the job will be run again', heartbeatAt: null })
-      .where(and(eq(jobs.status, 'running'), lt(jobs.heartbeatAt, sql`now() - make_interval(secs => ${leaseSeconds})`)))
+      .where(
+        and(
+          eq(jobs.status, 'running'),
+          lt(jobs.heartbeatAt, sql`now() - make_interval(secs => ${leaseSeconds})`),
+          exceptWorkerId ? ne(jobs.workerId, exceptWorkerId) : undefined,
+        ),
+      )
       .returning({ id: jobs.id, type: jobs.type });
   }
 }

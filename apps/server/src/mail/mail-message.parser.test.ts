@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { refusedCharactersMail } from '../../test/faults/refused-characters-mail';
 import { buildMail, FAKE_PDF, FAKE_PNG, mailDatasets } from '../../test/mail/mail-builder';
 import type { MailMessage, MailReadResult } from './mail-message';
 import { parseMailMessage } from './mail-message.parser';
@@ -359,6 +360,18 @@ describe('generated mails', () => {
       name: 'Société Générale',
       address: 'sg@sg.fr',
     });
+  });
+});
+
+describe('characters PostgreSQL refuses', () => {
+  it('are cleaned from every text of the message: no NUL, no lone surrogate', async () => {
+    const message = await parse(refusedCharactersMail(7));
+    expect(message.from).toEqual({ name: 'Evil Vendor 7', address: 'billing7@vendor.example' });
+    expect(message.subject).toBe('Invoice 7A\uFFFDB'); // adjacent encoded words join (RFC 2047)
+    expect(message.textSnippet).toBe('Your invoice number 7 is attached.');
+    expect(message.attachments.map((a) => a.filename)).toEqual(['invoice.pdf', 'A\uFFFDB.pdf']);
+    const text = JSON.stringify(message, (key, value) => (key === 'content' ? undefined : value));
+    expect(text).not.toMatch(/\\u0000|\\ud[89a-f][0-9a-f]{2}/i);
   });
 });
 

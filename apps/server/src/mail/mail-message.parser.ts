@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type AddressObject, type AttachmentStream, MailParser, type MessageText } from 'mailparser';
+import { storableOrNull, storableText } from '../db/storable-text';
 import { decodedHeader, decodeUnlabelled, headerBlock, headerFields, rawHeader } from './header-decoding';
 import { DEFAULT_MAIL_LIMITS, type MailLimits, SNIPPET_LENGTH } from './mail-limits';
 import type {
@@ -41,7 +42,7 @@ export async function parseMailMessage(
   const { maxMessageBytes, maxAttachmentBytes, maxHeaderBytes } = { ...DEFAULT_MAIL_LIMITS, ...limits };
   const fail = (code: MailReadErrorCode, message: string): MailReadResult => ({
     ok: false,
-    error: { origin, code, message },
+    error: { origin: storableText(origin), code, message: storableText(message) },
   });
   try {
     if (input.length > maxMessageBytes) {
@@ -78,10 +79,39 @@ export async function parseMailMessage(
       attachments: parsed.attachments,
       skippedParts: parsed.skippedParts,
     };
-    return { ok: true, message };
+    return { ok: true, message: storableMessage(message) };
   } catch (error) {
     return fail('parse_failed', error instanceof Error ? error.message : String(error));
   }
+}
+
+/**
+ * The boundary where mail becomes data: every text of the message is made storable here (a NUL in an encoded word or
+ * an RFC 2231 file name, a lone surrogate from a UTF-16 charset), so no reader, store or error message downstream
+ * meets one.
+ */
+function storableMessage(message: MailMessage): MailMessage {
+  const address = (a: MailAddress | null): MailAddress | null =>
+    a && { name: storableOrNull(a.name), address: storableOrNull(a.address) };
+  return {
+    origin: storableText(message.origin),
+    messageId: storableOrNull(message.messageId),
+    from: address(message.from),
+    subject: storableOrNull(message.subject),
+    date: message.date,
+    textSnippet: storableText(message.textSnippet),
+    attachments: message.attachments.map((a) => ({
+      ...a,
+      filename: storableText(a.filename) || 'attachment',
+      contentType: storableText(a.contentType),
+    })),
+    skippedParts: message.skippedParts.map((p) => ({
+      ...p,
+      filename: storableOrNull(p.filename),
+      contentType: storableOrNull(p.contentType),
+      detail: storableText(p.detail),
+    })),
+  };
 }
 
 /** A single .eml saved by some tools starts with the mbox "From " envelope line; it is not a header. */
