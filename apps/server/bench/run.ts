@@ -5,6 +5,7 @@
  */
 import { benchDriveUpload } from './drive.bench';
 import { runFoundationBench } from './foundation.bench';
+import { runHostileBench } from './hostile.bench';
 import { runInvoicesBench } from './invoices.bench';
 import { runMailSyncBench } from './mail-sync.bench';
 import { runMboxScanBench } from './mbox-scan.bench';
@@ -21,12 +22,17 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
       for (const line of await benchDriveUpload()) console.log(line);
     },
   },
+  hostile: {
+    title:
+      'Hostile inputs: the corpus through the CLI and a running server (crashes, hangs, clear errors, peak memory)',
+    run: runHostileBench,
+  },
   scale: {
     title: 'Scale-out: invoice list and stats on 2 API processes, external PostgreSQL, with and without a sync',
     run: runScaleBench,
   },
 };
-const ON_REQUEST = new Set<string>(['scale']);
+const ON_REQUEST = new Set<string>(['scale', 'hostile']);
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = asked.filter((name) => !(name in benches));

@@ -17,8 +17,17 @@ import { readRawMailPath } from '../mail/mail-path.reader';
 import type { UsersService } from '../users/users.service';
 
 const UPLOAD_ID = /^[0-9a-f-]{36}$/;
-/** A ZIP may unpack to this many times the upload limit (mail compresses about 2–4×), no more. */
+/** A ZIP may unpack to this many times the upload limit, no more. */
 const ZIP_EXPANSION_LIMIT = 8;
+/**
+ * Nor to more than this many times its own size: mail compresses about 2–4× (text-only mail up to ~10×), while a ZIP
+ * bomb's zeros compress ~1000×. Without it, a 4 MB upload could unpack to 4 GB of temporary files.
+ */
+const ZIP_RATIO_LIMIT = 20;
+/** Any ZIP may unpack to this much, whatever its size (a small export of text-only mail). */
+const ZIP_UNPACK_FLOOR = 256 * 1024 * 1024;
+/** Entries a ZIP may list (a Takeout export has a handful; each is a file we write). */
+const ZIP_MAX_ENTRIES = 10_000;
 
 /**
  * What an upload is, from its first bytes: a ZIP (Takeout), mail (an mbox "From " line or a header line), or
@@ -171,13 +180,26 @@ export class MailImportService {
    */
   private async *zipMessages(file: string): AsyncGenerator<RawMail> {
     const zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true });
+    const { size } = await fs.stat(file);
+    const budget = Math.min(this.maxBytes * ZIP_EXPANSION_LIMIT, Math.max(ZIP_UNPACK_FLOOR, size * ZIP_RATIO_LIMIT));
     let unpacked = 0;
     let index = 0;
     try {
+      if (zip.entryCount > ZIP_MAX_ENTRIES) {
+        throw new ValidationError(
+          `The ZIP lists ${zip.entryCount} files; a mail export has at most ${ZIP_MAX_ENTRIES}`,
+        );
+      }
       for await (const entry of zip.eachEntry()) {
         if (!/\.(mbox|mbx|eml)$/i.test(entry.fileName) || entry.fileName.endsWith('/')) continue;
-        if (unpacked + entry.uncompressedSize > this.maxBytes * ZIP_EXPANSION_LIMIT) {
-          throw new PayloadTooLargeError('The ZIP unpacks to more mail than this server accepts');
+        // A symbolic link's "content" is a path: never mail, and never followed.
+        if (((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000) continue;
+        if (entry.isEncrypted())
+          throw new ValidationError('The ZIP is encrypted: export the mail again without a password');
+        if (unpacked + entry.uncompressedSize > budget) {
+          throw new PayloadTooLargeError(
+            `The ZIP unpacks to more than ${Math.round(budget / 1048576)} MB of mail (a ZIP bomb, or not a mail export)`,
+          );
         }
         unpacked += entry.uncompressedSize;
         const part = `${file}.${++index}.${entry.fileName.toLowerCase().endsWith('.eml') ? 'eml' : 'mbox'}`;
