@@ -103,7 +103,8 @@ describe('the hostile-input corpus, a sample through the CLI and a running serve
   }, 600_000);
 
   afterAll(() => {
-    if (run) console.log(JSON.stringify({ ...summarize(run.outcomes), cliPeak: run.cliPeak, serverPeak: run.serverPeak }));
+    if (run)
+      console.log(JSON.stringify({ ...summarize(run.outcomes), cliPeak: run.cliPeak, serverPeak: run.serverPeak }));
   });
 
   it('covers every category and route', () => {
