@@ -40,7 +40,7 @@ export async function runHostileBench(): Promise<void> {
     `peak memory: server and its sandbox children ${mb(run.serverPeak)}, one CLI run ${mb(run.cliPeak)}, largest single process ${mb(run.processPeak)}`,
   );
   console.log(
-    `server alive at the end: ${run.serverAliveAtEnd ? 'yes' : 'NO'}; files written outside their folders: ${run.escaped.length + run.stray.length}`,
+    `server alive at the end: ${run.serverAliveAtEnd ? 'yes' : 'NO'}, died and restarted during the run: ${run.serverRestarts}; files written outside their folders: ${run.escaped.length + run.stray.length}`,
   );
   for (const [route, counts] of Object.entries(summary.byRoute)) {
     console.log(`  ${route.padEnd(17)} ${JSON.stringify(counts)}`);

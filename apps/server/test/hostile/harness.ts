@@ -325,11 +325,14 @@ export async function cliScan(
 // --- server ----------------------------------------------------------------------------------------------------------
 
 export interface HostileServer {
-  api: CliProcess & { url: string };
-  token: string;
-  /** The server's data folder and TMPDIR are both in here: nothing may be written elsewhere. */
+  readonly api: CliProcess & { url: string };
+  /** The server's data folders and TMPDIR are all in here: nothing may be written elsewhere. */
   root: string;
+  /** Times a dead server was replaced to go on with the run (each death is also a `crash` verdict). */
+  restarts: number;
   alive(): boolean;
+  /** Starts a new server (a new data folder, a new owner) when the last one died. */
+  ensureAlive(): Promise<void>;
   request(
     method: string,
     route: string,
@@ -349,15 +352,8 @@ export async function startHostileServer(options: {
 }): Promise<HostileServer> {
   const tmp = path.join(options.root, 'tmp');
   await fs.mkdir(tmp, { recursive: true });
-  const api = await startApi({
-    INVOICEBOX_DATA_DIR: path.join(options.root, 'data'),
-    TMPDIR: tmp,
-    LOG_LEVEL: 'warn',
-    INVOICEBOX_SECRET: 'a-hostile-corpus-secret-of-32-characters!',
-    ...options.env,
-  });
-  const unwatch = options.memory.watch(api.pid);
   const call = async (
+    url: string,
     method: string,
     route: string,
     body?: Buffer | string,
@@ -365,7 +361,7 @@ export async function startHostileServer(options: {
     token?: string,
     timeoutMs = 120_000,
   ) =>
-    fetch(`${api.url}/api/v1${route}`, {
+    fetch(`${url}/api/v1${route}`, {
       method,
       headers: {
         ...(contentType ? { 'content-type': contentType } : {}),
@@ -374,26 +370,61 @@ export async function startHostileServer(options: {
       ...(body !== undefined ? { body: typeof body === 'string' ? body : new Uint8Array(body) } : {}),
       signal: AbortSignal.timeout(timeoutMs),
     });
-  const signup = await call(
-    'POST',
-    '/auth/local/signup',
-    JSON.stringify({ email: 'owner@hostile.example', password: 'a-long-password-1' }),
-    'application/json',
-  );
-  if (signup.status !== 201) throw new Error(`sign-up failed: ${signup.status} ${await signup.text()}`);
-  const token = ((await signup.json()) as { token: string }).token;
-  return {
-    api,
-    token,
+  let generation = 0;
+  const launch = async () => {
+    const dataDir = path.join(options.root, generation === 0 ? 'data' : `data-${generation}`);
+    const api = await startApi({
+      INVOICEBOX_DATA_DIR: dataDir,
+      TMPDIR: tmp,
+      LOG_LEVEL: 'warn',
+      INVOICEBOX_SECRET: 'a-hostile-corpus-secret-of-32-characters!',
+      ...options.env,
+    });
+    const unwatch = options.memory.watch(api.pid);
+    const credentials = JSON.stringify({ email: 'owner@hostile.example', password: 'a-long-password-1' });
+    // A restarted server on the same external database has its owner already: it signs in.
+    let session = await call(api.url, 'POST', '/auth/local/signup', credentials, 'application/json');
+    if (session.status !== 201)
+      session = await call(api.url, 'POST', '/auth/local/signin', credentials, 'application/json');
+    if (!session.ok) throw new Error(`sign-up failed: ${session.status} ${await session.text()}`);
+    const token = ((await session.json()) as { token: string }).token;
+    return { api, token, unwatch, dataDir };
+  };
+  let current = await launch();
+  const isAlive = () => current.api.child.exitCode === null && current.api.child.signalCode === null;
+  const server: HostileServer = {
+    get api() {
+      return current.api;
+    },
     root: options.root,
-    alive: () => api.child.exitCode === null && api.child.signalCode === null,
+    restarts: 0,
+    alive: isAlive,
+    async ensureAlive() {
+      if (isAlive()) return;
+      current.unwatch();
+      // Its embedded PostgreSQL outlives it.
+      const pid = Number(
+        (await fs.readFile(path.join(current.dataDir, 'pg', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0],
+      );
+      if (pid > 0) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // gone already
+        }
+      }
+      generation += 1;
+      server.restarts += 1;
+      current = await launch();
+    },
     request: (method, route, body, contentType, anonymous, timeoutMs) =>
-      call(method, route, body, contentType, anonymous ? undefined : token, timeoutMs),
+      call(current.api.url, method, route, body, contentType, anonymous ? undefined : current.token, timeoutMs),
     stop: async () => {
-      unwatch();
-      await api.stop(10_000);
+      current.unwatch();
+      await current.api.stop(10_000);
     },
   };
+  return server;
 }
 
 interface JobView {
@@ -450,6 +481,7 @@ export async function serverMail(
   const size = options.batch ?? 100;
   for (let start = 0; start < items.length; start += size) {
     const batch = items.slice(start, start + size);
+    await server.ensureAlive();
     const controls = controlMails(`server${start}`);
     const half = Math.floor(batch.length / 2);
     const mails = [
@@ -476,7 +508,12 @@ export async function serverMail(
     const { job_id } = (await upload.json()) as { job_id: string };
     const job = await waitForJob(server, job_id, options.deadlineMs * Math.max(1, batch.length / 4));
     if (job === 'hang' || job === 'crash') {
-      judgeAll(job, `the import job of the batch ${job === 'hang' ? 'passed its deadline' : 'lost its server'}`);
+      judgeAll(
+        job,
+        job === 'hang'
+          ? 'the import job of the batch passed its deadline'
+          : `the server died during the import: ${server.api.output().slice(-1500)}`,
+      );
       continue;
     }
     const invoices = await allInvoices(server);
@@ -517,6 +554,7 @@ export async function serverZip(
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const item of items) {
+    await server.ensureAlive();
     const push = (verdict: Verdict, detail: string) =>
       outcomes.push({ id: item.id, category: item.category, route: 'server-zip', verdict, detail });
     const upload = await server
@@ -552,6 +590,7 @@ export async function serverStatement(
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const item of items) {
+    await server.ensureAlive();
     const push = (verdict: Verdict, detail: string) =>
       outcomes.push({ id: item.id, category: item.category, route: 'server-statement', verdict, detail });
     const body = JSON.stringify({ filename: item.filename, file_data: item.bytes().toString('base64') });
@@ -597,6 +636,7 @@ export async function serverApi(
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const item of items) {
+    await server.ensureAlive();
     const request = item.request!();
     const push = (verdict: Verdict, detail: string) =>
       outcomes.push({ id: item.id, category: item.category, route: 'server-api', verdict, detail });
@@ -718,6 +758,8 @@ export interface HostileRun {
   /** The largest single process seen in either. */
   processPeak: number;
   serverAliveAtEnd: boolean;
+  /** Times the server died and was started again to go on. */
+  serverRestarts: number;
   escaped: string[];
   stray: string[];
   seconds: Record<string, number>;
@@ -773,13 +815,19 @@ export async function runHostile(items: HostileItem[], options: HostileRunOption
   };
   let server: HostileServer | null = null;
   let serverAliveAtEnd = false;
+  let serverRestarts = 0;
   try {
     await timed('cli extract', () => cliExtract(options.extract, cli));
     await timed('cli scan', () => cliScan([...documents, ...mails], cli));
     await timed('cli statement', () => cliStatement(csvs, cli));
     server = await startHostileServer({
       root: path.join(root, 'server'),
-      env: { ...options.env, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) },
+      env: {
+        // Servers people name on loopback are refused at once (a shared deployment's setting), instead of being tried.
+        ALLOW_PRIVATE_NETWORK_TARGETS: 'false',
+        ...options.env,
+        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      },
       memory: serverMemory,
     });
     const srv = server;
@@ -788,6 +836,7 @@ export async function runHostile(items: HostileItem[], options: HostileRunOption
     await timed('server zip upload', () => serverZip(srv, zips, job));
     await timed('server statement upload', () => serverStatement(srv, csvs, job));
     await timed('server api', () => serverApi(srv, apis, job));
+    serverRestarts = srv.restarts;
     serverAliveAtEnd =
       srv.alive() &&
       (await srv.request('GET', '/health').then(
@@ -801,7 +850,9 @@ export async function runHostile(items: HostileItem[], options: HostileRunOption
   }
   const stray = [
     ...(await strayEntries(root, ['cli', 'server'])),
-    ...(await strayEntries(path.join(root, 'server'), ['data', 'tmp'])).map((n) => `server/${n}`),
+    ...(await strayEntries(path.join(root, 'server'), ['tmp']))
+      .filter((n) => !/^data(-\d+)?$/.test(n))
+      .map((n) => `server/${n}`),
   ];
   const escaped = escapedFiles(before);
   await fs.rm(root, { recursive: true, force: true });
@@ -811,6 +862,7 @@ export async function runHostile(items: HostileItem[], options: HostileRunOption
     serverPeak: serverMemory.peakTotal,
     processPeak: Math.max(cliMemory.peakProcess, serverMemory.peakProcess),
     serverAliveAtEnd,
+    serverRestarts,
     escaped,
     stray,
     seconds,

@@ -124,6 +124,7 @@ describe('the hostile-input corpus, a sample through the CLI and a running serve
     const bad = run.outcomes.filter((o) => o.verdict !== 'ok' && o.verdict !== 'clear_error');
     expect(bad).toEqual([]);
     expect(run.serverAliveAtEnd).toBe(true);
+    expect(run.serverRestarts).toBe(0);
     // The bombs were refused, not read.
     const refused = (id: string) => run.outcomes.filter((o) => o.id === id).map((o) => o.verdict);
     expect(refused('pdf/bomb-content-256mb')).toEqual(['clear_error', 'clear_error', 'clear_error']);
