@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isDocumentAttachment } from '@invoicebox/core';
 import { type CliProcess, serverRoot, startApi } from '../cli-processes';
 import { buildMail, buildMbox } from '../mail/mail-builder';
 import { HOSTILE_FILENAMES, type HostileItem, validInvoicePdf } from './corpus';
@@ -530,7 +531,10 @@ export async function serverMail(
       else if (controlsStored !== 3)
         outcome = { verdict: 'unclear_error', detail: `controls stored: ${controlsStored} of 3` };
       else if (item.channel === 'mail') outcome = { verdict: 'ok', detail: '' };
-      else {
+      else if (!isDocumentAttachment(item.filename.slice(0, 200))) {
+        // An .xml attachment is no invoice document by the rules (e-invoice XML reaches the server inside a PDF).
+        outcome = { verdict: 'ok', detail: 'not a document attachment: not read' };
+      } else {
         const invoice = bySubject.get(`Invoice hostile-${firstWithBytes.get(key)}`);
         const readError = invoice?.attachments[0]?.read_error;
         if (!invoice) outcome = { verdict: 'unclear_error', detail: 'its invoice was not stored' };
