@@ -6,6 +6,8 @@ const serverDbTests = ['apps/server/src/**/*.db.test.ts', 'apps/server/test/**/*
 // Tests of a deployment only an external PostgreSQL serves (several processes, e.g. the scale-out test): run by the
 // external project alone, so they are neither skipped nor run twice.
 const serverExternalOnlyTests = ['apps/server/test/**/*.external.test.ts'];
+// The hostile-input corpus tests readers and the document sandbox, not SQL: it runs on the embedded engine only.
+const serverEmbeddedOnlyTests = ['apps/server/test/hostile/**/*.db.test.ts'];
 
 export default defineConfig({
   test: {
@@ -47,6 +49,7 @@ export default defineConfig({
         test: {
           name: 'server-external',
           include: [...serverDbTests, ...serverExternalOnlyTests],
+          exclude: [...serverEmbeddedOnlyTests, '**/node_modules/**'],
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
           env: { INVOICEBOX_TEST_ENGINE: 'external' },

@@ -8,6 +8,7 @@ import { benchDriveUpload } from './drive.bench';
 import { runFaultsBench } from './faults.bench';
 import { runFaultsEmbeddedBench } from './faults-embedded.bench';
 import { runFoundationBench } from './foundation.bench';
+import { runHostileBench } from './hostile.bench';
 import { runInvoicesBench } from './invoices.bench';
 import { runMailSyncBench } from './mail-sync.bench';
 import { runMboxScanBench } from './mbox-scan.bench';
@@ -27,6 +28,11 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
   },
   bank: { title: 'Bank statements (100,000-row CSV, 1,000-transaction text PDF)', run: runBankBench },
   reconcile: { title: 'Reconciliation (10,000 transactions × 10,000 invoices)', run: runReconcileBench },
+  hostile: {
+    title:
+      'Hostile inputs: the corpus through the CLI and a running server (crashes, hangs, clear errors, peak memory)',
+    run: runHostileBench,
+  },
   scale: {
     title: 'Scale-out: invoice list and stats on 2 API processes, external PostgreSQL, with and without a sync',
     run: runScaleBench,
@@ -41,7 +47,7 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
     run: runFaultsBench,
   },
 };
-const ON_REQUEST = new Set<string>(['scale', 'faults', 'faults-embedded']);
+const ON_REQUEST = new Set<string>(['scale', 'faults', 'faults-embedded', 'hostile']);
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = asked.filter((name) => !(name in benches));

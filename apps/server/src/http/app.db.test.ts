@@ -47,6 +47,17 @@ describe('the HTTP API', () => {
         }
         throw new UnauthorizedError();
       },
+      // A route that hands its input to PostgreSQL as text, as most routes do.
+      routes: [
+        async (api) => {
+          api.post('/test/echo', async (request) => {
+            const { rows } = await t().database.pool.query('select $1::text as text', [
+              (request.body as { text?: string }).text ?? (request.query as { q?: string }).q ?? '',
+            ]);
+            return rows[0];
+          });
+        },
+      ],
     });
   });
 
@@ -98,6 +109,23 @@ describe('the HTTP API', () => {
     expect(badLimit.json().error).toMatch(/limit/);
     const badId = await app.inject({ method: 'GET', url: '/api/v1/jobs/not-a-uuid', headers: auth });
     expect(badId.statusCode).toBe(400);
+  });
+
+  it('refuses a NUL character in a JSON body, a query or a path with 400, before it reaches the database', async () => {
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const fine = await app.inject({ method: 'POST', url: '/api/v1/test/echo', headers, payload: { text: 'a' } });
+    expect(fine.json()).toEqual({ text: 'a' });
+    for (const request of [
+      { url: '/api/v1/test/echo', payload: '{"text": "a\\u0000b"}' },
+      { url: '/api/v1/test/echo', payload: '{"list": [{"k\\u0000": 1}]}' },
+      { url: '/api/v1/test/echo?q=a%00b', payload: '{}' },
+    ]) {
+      const response = await app.inject({ method: 'POST', headers, ...request });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatch(/^The request (body|query) contains a NUL character/);
+    }
+    const path = await app.inject({ method: 'GET', url: '/api/v1/jobs/a%00b', headers: auth });
+    expect(path.statusCode).toBe(400);
   });
 
   it('answers malformed JSON with 400, oversize bodies with 413 and wrong content types with 415', async () => {

@@ -26,6 +26,7 @@ import { registerErrorHandling } from './error-handler';
 import { type HealthProbe, healthRoutes } from './health.routes';
 import { redactUrl } from './logging';
 import { meRoutes } from './me.routes';
+import { refuseNul } from './refuse-nul';
 import { registerSecurityHeaders } from './security-headers';
 
 declare module 'fastify' {
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         request.principal = principal;
         request.user = principal.user;
       });
+      api.addHook('preValidation', refuseNul);
       if (deps.auth) await api.register(authRoutes(deps.auth));
       await api.register(healthRoutes(deps.health));
       await api.register(meRoutes());

@@ -1,10 +1,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildAuthTestApp, signUpThroughApi } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
+import { writeZip, zipBombEntry } from '../../test/hostile/bytes';
 import { buildMail } from '../../test/mail/mail-builder';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
@@ -192,5 +194,46 @@ describe('mail upload and import', () => {
     const pdf = await upload(Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj'), '', 'application/octet-stream');
     expect(pdf.statusCode).toBe(400);
     expect(pdf.json().error).toBe('This is not a mail file: upload an mbox, an .eml file or a Google Takeout .zip');
+  });
+
+  it('reads the mail entries of a ZIP whatever the other entries are named, and never follows links', async () => {
+    const entry = (tag: number) => mbox(1, tag);
+    const zip = writeZip([
+      { name: '../../../../tmp/invoicebox-escape.mbox', data: entry(200) },
+      { name: '/tmp/invoicebox-absolute.mbox', data: entry(201) },
+      { name: 'Takeout/Mail/link.mbox', symlinkTo: '/etc/passwd' },
+      { name: Buffer.from('Takeout/Mail/\xff\xfe.mbox', 'latin1'), data: entry(202) },
+    ]);
+    const response = await upload(zip, '', 'application/zip');
+    expect(response.statusCode).toBe(200);
+    const result = await imports.run(ownerId, enqueued.at(-1)!.upload_id, 'takeout@example.com');
+    expect(result).toMatchObject({ read: 3, added: 3, unreadable: 0 });
+    await expect(fs.stat('/tmp/invoicebox-escape.mbox')).rejects.toThrow();
+    await expect(fs.stat('/tmp/invoicebox-absolute.mbox')).rejects.toThrow();
+  });
+
+  it('refuses a ZIP bomb and a damaged ZIP for good, with a clear message', async () => {
+    // A service with a large upload limit: the bomb is stopped by its ratio, not by that limit.
+    const { db } = t().database;
+    const roomy = new MailImportService(
+      db,
+      new PgBlobStore(db, 'uploads'),
+      dataDir,
+      1024 * 1024 * 1024,
+      new UsersService(new UsersRepository(db)),
+      new AccountsService(new AccountsRepository(db)),
+      new IngestService(db, new LocalBlobStore(path.join(dataDir, 'blobs')), { extract: async () => null }),
+    );
+    const bomb = writeZip([{ name: 'Takeout/Mail/All mail.mbox', raw: zipBombEntry(300 * 1024 * 1024) }]);
+    const id = await roomy.receive(ownerId, Readable.from([bomb]));
+    const error = await roomy.run(ownerId, id, undefined).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      message: 'The ZIP unpacks to more than 256 MB of mail (a ZIP bomb, or not a mail export)',
+      retryable: false,
+    });
+    const broken = writeZip([{ name: 'Takeout/Mail/a.mbox', data: mbox(1, 300) }]).subarray(0, 120);
+    const brokenId = await roomy.receive(ownerId, Readable.from([broken]));
+    const damaged = await roomy.run(ownerId, brokenId, undefined).catch((e: unknown) => e);
+    expect(damaged).toMatchObject({ retryable: false, message: expect.stringMatching(/^The ZIP is damaged/) });
   });
 });

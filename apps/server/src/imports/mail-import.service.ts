@@ -8,7 +8,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import yauzl from 'yauzl';
 import type { AccountsService } from '../accounts/accounts.service';
 import type { Db } from '../db/client';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
+import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors';
 import type { BlobStore } from '../invoices/blob.store';
 import { mailUploads } from '../invoices/blob.tables';
 import type { IngestService } from '../invoices/ingest.service';
@@ -17,8 +17,23 @@ import { readRawMailPath } from '../mail/mail-path.reader';
 import type { UsersService } from '../users/users.service';
 
 const UPLOAD_ID = /^[0-9a-f-]{36}$/;
-/** A ZIP may unpack to this many times the upload limit (mail compresses about 2–4×), no more. */
+/** A ZIP may unpack to this many times the upload limit, no more. */
 const ZIP_EXPANSION_LIMIT = 8;
+/**
+ * Nor to more than this many times its own size: mail compresses about 2–4× (text-only mail up to ~10×), while a ZIP
+ * bomb's zeros compress ~1000×. Without it, a 4 MB upload could unpack to 4 GB of temporary files.
+ */
+const ZIP_RATIO_LIMIT = 20;
+/** Any ZIP may unpack to this much, whatever its size (a small export of text-only mail). */
+const ZIP_UNPACK_FLOOR = 256 * 1024 * 1024;
+/** Entries a ZIP may list (a Takeout export has a handful; each is a file we write). */
+const ZIP_MAX_ENTRIES = 10_000;
+
+/** A ZIP that cannot be read as one: a permanent failure (a retry reads the same bytes), said plainly. */
+function damaged(error: unknown): ValidationError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new ValidationError(`The ZIP is damaged or not a ZIP file (${detail})`, error);
+}
 
 /**
  * What an upload is, from its first bytes: a ZIP (Takeout), mail (an mbox "From " line or a header line), or
@@ -170,19 +185,52 @@ export class MailImportService {
    * is limited (a ZIP bomb stops with a clear error, nothing else is lost: what was read is stored).
    */
   private async *zipMessages(file: string): AsyncGenerator<RawMail> {
-    const zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true });
+    // Names stay bytes: yauzl would refuse the whole ZIP for one `../` or absolute name, and we never use them as paths.
+    const zip = await yauzl
+      .openPromise(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true, decodeStrings: false })
+      .catch((error: unknown) => {
+        throw damaged(error);
+      });
+    const { size } = await fs.stat(file);
+    const budget = Math.min(this.maxBytes * ZIP_EXPANSION_LIMIT, Math.max(ZIP_UNPACK_FLOOR, size * ZIP_RATIO_LIMIT));
     let unpacked = 0;
     let index = 0;
     try {
-      for await (const entry of zip.eachEntry()) {
-        if (!/\.(mbox|mbx|eml)$/i.test(entry.fileName) || entry.fileName.endsWith('/')) continue;
-        if (unpacked + entry.uncompressedSize > this.maxBytes * ZIP_EXPANSION_LIMIT) {
-          throw new PayloadTooLargeError('The ZIP unpacks to more mail than this server accepts');
+      if (zip.entryCount > ZIP_MAX_ENTRIES) {
+        throw new ValidationError(
+          `The ZIP lists ${zip.entryCount} files; a mail export has at most ${ZIP_MAX_ENTRIES}`,
+        );
+      }
+      const entries = zip.eachEntry();
+      for (;;) {
+        const next = await entries.next().catch((error: unknown) => {
+          throw damaged(error);
+        });
+        if (next.done) break;
+        const entry = next.value;
+        const name = (entry.fileName as unknown as Buffer).toString('utf8').toLowerCase();
+        if (!/\.(mbox|mbx|eml)$/.test(name)) continue;
+        // A symbolic link's "content" is a path: never mail, and never followed.
+        if (((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000) continue;
+        if (entry.isEncrypted()) {
+          throw new ValidationError('The ZIP is encrypted: export the mail again without a password');
+        }
+        if (unpacked + entry.uncompressedSize > budget) {
+          throw new PayloadTooLargeError(
+            `The ZIP unpacks to more than ${Math.round(budget / 1048576)} MB of mail (a ZIP bomb, or not a mail export)`,
+          );
         }
         unpacked += entry.uncompressedSize;
-        const part = `${file}.${++index}.${entry.fileName.toLowerCase().endsWith('.eml') ? 'eml' : 'mbox'}`;
+        const part = `${file}.${++index}.${name.endsWith('.eml') ? 'eml' : 'mbox'}`;
         try {
-          await pipeline(await zip.openReadStreamPromise(entry), createWriteStream(part, { flags: 'wx', mode: 0o600 }));
+          await pipeline(
+            await zip.openReadStreamPromise(entry).catch((error: unknown) => {
+              throw damaged(error);
+            }),
+            createWriteStream(part, { flags: 'wx', mode: 0o600 }),
+          ).catch((error: unknown) => {
+            throw error instanceof AppError ? error : damaged(error);
+          });
           yield* readRawMailPath(part);
         } finally {
           await fs.rm(part, { force: true });

@@ -32,10 +32,14 @@ function nameParams(attachment: TestAttachment): { type: string; disposition: st
   const name = attachment.filename;
   switch (attachment.nameStyle ?? 'plain') {
     case 'rfc2231': {
-      const encoded = encodeURIComponent(name).replace(
-        /['()*]/g,
-        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-      );
+      // Byte by byte, so that any string (a lone surrogate too) can be written.
+      const encoded = [...Buffer.from(name)]
+        .map((b) =>
+          /[A-Za-z0-9\-_.!~]/.test(String.fromCharCode(b))
+            ? String.fromCharCode(b)
+            : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+        )
+        .join('');
       return { type: '', disposition: `; filename*=utf-8''${encoded}` };
     }
     case 'rfc2047': {

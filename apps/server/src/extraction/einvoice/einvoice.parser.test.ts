@@ -38,6 +38,18 @@ describe('e-invoice XML', () => {
     }
   });
 
+  it('refuses a flood of elements before parsing it, and says what is wrong with bad XML without internals', () => {
+    const flood = `<Invoice>${'<Note>1</Note>'.repeat(300_000)}</Invoice>`;
+    expect(parseEInvoiceXml(flood)).toEqual({
+      ok: false,
+      errors: [{ code: 'xml_too_large', message: 'XML with more than 500000 elements is refused' }],
+    });
+    expect(parseEInvoiceXml('<?xml version="1.0"?>')).toEqual({
+      ok: false,
+      errors: [{ code: 'xml_invalid', message: 'Invalid XML: Start tag expected.' }],
+    });
+  });
+
   it('reports malformed XML and unknown roots as errors', () => {
     expect(parseEInvoiceXml('<Invoice><ID>1</Invoice>').ok).toBe(false);
     const r = parseEInvoiceXml('<html><body/></html>');

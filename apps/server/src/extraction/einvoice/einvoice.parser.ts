@@ -61,6 +61,18 @@ export function looksLikeXml(text: string): boolean {
   return /^\s*(?:\uFEFF)?<(?:\?xml|[A-Za-z_][\w.-]*:?[\w.-]*[\s>])/.test(text.slice(0, 512));
 }
 
+/**
+ * Markup ('<') an e-invoice may hold: a large XRechnung with a thousand lines has some 100,000. The parser builds an
+ * object per element, so a flood of tiny elements costs far more memory and time than its bytes suggest.
+ */
+export const MAX_XML_MARKUP = 500_000;
+
+function countMarkup(text: string, stopAfter: number): number {
+  let count = 0;
+  for (let at = text.indexOf('<'); at !== -1 && count <= stopAfter; at = text.indexOf('<', at + 1)) count++;
+  return count;
+}
+
 function hasDoctype(text: string): boolean {
   // Only the prolog can hold a DOCTYPE; search before the first element so content like "<!DOCTYPE" in CDATA is moot.
   const firstElement = text.search(/<[A-Za-z_]/);
@@ -151,12 +163,22 @@ export function parseEInvoiceXml(xml: string): EInvoiceResult {
   if (hasDoctype(xml)) {
     return { ok: false, errors: [{ code: 'xml_doctype_forbidden', message: 'XML with a DOCTYPE/ENTITY is refused' }] };
   }
+  if (countMarkup(xml, MAX_XML_MARKUP) > MAX_XML_MARKUP) {
+    return {
+      ok: false,
+      errors: [{ code: 'xml_too_large', message: `XML with more than ${MAX_XML_MARKUP} elements is refused` }],
+    };
+  }
   let doc: Node;
   try {
     doc = parser.parse(xml, true) as Node;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, errors: [{ code: 'xml_invalid', message: `Invalid XML: ${message.split('\n')[0]}` }] };
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    // The parser appends ":line:column", with "undefined" where it has none.
+    return {
+      ok: false,
+      errors: [{ code: 'xml_invalid', message: `Invalid XML: ${message.replace(/:\d+:(\d+|undefined)$/, '')}` }],
+    };
   }
   const rootName = Object.keys(doc).find((k) => !k.startsWith('?') && !k.startsWith('#'));
   const root = rootName ? doc[rootName] : undefined;
