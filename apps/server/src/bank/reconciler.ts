@@ -1,15 +1,7 @@
-import { reconcile } from './reconcile/reconcile';
+import { type ReconcileInvoice, reconcile } from './reconcile/reconcile';
 import type { StatementTransaction } from './statement.types';
 
-/** An invoice as the matcher sees it: money in minor units of its currency, dates YYYY-MM-DD. */
-export interface ReconcileInvoice {
-  id: string;
-  vendor: string | null;
-  amountMinor: number | null;
-  currency: string | null;
-  invoiceDate: string | null;
-  invoiceNumber: string | null;
-}
+export type { ReconcileInvoice };
 
 /** A person's decisions the matcher must keep: pinned pairs stay, forbidden pairs never happen. */
 export interface ReconcileDecisions {

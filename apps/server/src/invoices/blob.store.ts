@@ -34,27 +34,28 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async put(sha256: string, bytes: Uint8Array): Promise<void> {
-    const file = this.pathOf(sha256);
-    if (await this.has(sha256)) return;
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    // Written in one temp folder, then renamed into place: a process killed mid-write leaves its partial file
-    // there, where `sweepTemp` finds it, never beside the real ones.
-    const tempDir = path.join(this.root, 'tmp');
-    await fs.mkdir(tempDir, { recursive: true, mode: 0o700 });
-    const temp = path.join(tempDir, `${sha256}.${randomBytes(6).toString('hex')}.tmp`);
-    await fs.writeFile(temp, bytes, { mode: 0o600 }); // documents are for this process only
-    await fs.rename(temp, file);
+    await this.write(sha256, (temp) => fs.writeFile(temp, bytes, { mode: 0o600 }));
   }
 
   async putFile(sha256: string, source: string): Promise<void> {
+    await this.write(sha256, async (temp) => {
+      await fs.copyFile(source, temp);
+      await fs.chmod(temp, 0o600);
+    });
+  }
+
+  /**
+   * Written in one temp folder, then renamed into place: a process killed mid-write leaves its partial file there,
+   * where `sweepTemp` finds it, never beside the real ones. Documents are for this process's user only (0600/0700).
+   */
+  private async write(sha256: string, fill: (temp: string) => Promise<void>): Promise<void> {
     const file = this.pathOf(sha256);
     if (await this.has(sha256)) return;
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const tempDir = path.join(this.root, 'tmp');
     await fs.mkdir(tempDir, { recursive: true, mode: 0o700 });
     const temp = path.join(tempDir, `${sha256}.${randomBytes(6).toString('hex')}.tmp`);
-    await fs.copyFile(source, temp);
-    await fs.chmod(temp, 0o600);
+    await fill(temp);
     await fs.rename(temp, file);
   }
 
