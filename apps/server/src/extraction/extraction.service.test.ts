@@ -112,6 +112,14 @@ describe('bad input gives a per-file error, never a crash', () => {
     });
   });
 
+  it('says that a PDF nested 100,000 deep is nested too deeply, not that the call stack overflowed', async () => {
+    const r = await run(deeplyNestedPdf(), 'deep.pdf');
+    expect(r.errors[0]).toMatchObject({
+      code: 'pdf_invalid',
+      message: 'Could not read the PDF: its objects are nested too deeply',
+    });
+  });
+
   it('reads a PDF with JavaScript as text and never runs the script', async () => {
     const r = await run(javascriptPdf());
     expect(r.errors).toEqual([]);

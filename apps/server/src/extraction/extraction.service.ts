@@ -198,7 +198,13 @@ async function run(
       });
     } catch (error) {
       if (error instanceof PdfReadError) throw new ExtractionError(error.code, error.message);
-      throw new ExtractionError('pdf_invalid', `Could not read the PDF: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      // A stack overflow (objects nested 100,000 deep) is the file's fault: say so, not what the engine said.
+      const deep = /Maximum call stack size exceeded/i.test(message);
+      throw new ExtractionError(
+        'pdf_invalid',
+        `Could not read the PDF: ${deep ? 'its objects are nested too deeply' : message}`,
+      );
     }
     // The document is opened in this thread only when scanned pages must be rendered for OCR.
     let pdf: Awaited<ReturnType<typeof openPdf>> | null = null;

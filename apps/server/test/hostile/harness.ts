@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isDocumentAttachment } from '@invoicebox/core';
+import { MAX_ATTACHMENT_BYTES } from '../../src/mail/mail-limits';
 import { type CliProcess, serverRoot, startApi } from '../cli-processes';
 import { buildMail, buildMbox } from '../mail/mail-builder';
 import { HOSTILE_FILENAMES, type HostileItem, validInvoicePdf } from './corpus';
@@ -480,6 +481,8 @@ export async function serverMail(
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const size = options.batch ?? 100;
+  // Items with the same bytes as an earlier one share its invoice (one invoice per document).
+  const firstWithBytes = new Map<string, number>();
   for (let start = 0; start < items.length; start += size) {
     const batch = items.slice(start, start + size);
     await server.ensureAlive();
@@ -520,8 +523,6 @@ export async function serverMail(
     const invoices = await allInvoices(server);
     const bySubject = new Map(invoices.map((i) => [i.details ?? '', i]));
     const controlsStored = controls.filter((c) => bySubject.get(c.subject)?.amount_minor === 123456).length;
-    // Items with the same bytes as an earlier one share its invoice (one invoice per document).
-    const firstWithBytes = new Map<string, number>();
     for (const [i, item] of batch.entries()) {
       const key = item.channel === 'document' ? createHash('sha256').update(item.bytes()).digest('hex') : `mail-${i}`;
       if (!firstWithBytes.has(key)) firstWithBytes.set(key, start + i);
@@ -531,7 +532,10 @@ export async function serverMail(
       else if (controlsStored !== 3)
         outcome = { verdict: 'unclear_error', detail: `controls stored: ${controlsStored} of 3` };
       else if (item.channel === 'mail') outcome = { verdict: 'ok', detail: '' };
-      else if (!isDocumentAttachment(item.filename.slice(0, 200))) {
+      else if (item.bytes().length === 0 || item.bytes().length > MAX_ATTACHMENT_BYTES) {
+        // The mail reader keeps no empty attachment, and records one over its limit as skipped.
+        outcome = { verdict: 'ok', detail: 'attachment empty or over the mail limit: not read' };
+      } else if (!isDocumentAttachment(item.filename.slice(0, 200))) {
         // An .xml attachment is no invoice document by the rules (e-invoice XML reaches the server inside a PDF).
         outcome = { verdict: 'ok', detail: 'not a document attachment: not read' };
       } else {

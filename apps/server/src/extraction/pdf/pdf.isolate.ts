@@ -167,7 +167,9 @@ parentPort.on('message', async (job) => {
     parentPort.postMessage({ id: job.id, value: { pages: pdf.numPages, words, pageHeights, attachments, charsPerPage } });
   } catch (e) {
     if (budget.exceeded) { parentPort.postMessage(tooLarge()); return; }
-    parentPort.postMessage({ id: job.id, error: { code: 'pdf_invalid', message: 'Could not read the PDF: ' + (e && e.message || e) } });
+    // A stack overflow (objects nested 100,000 deep) is the file's fault: say so, not what the engine said.
+    const deep = /Maximum call stack size exceeded/i.test(String((e && e.message) || e));
+    parentPort.postMessage({ id: job.id, error: { code: 'pdf_invalid', message: deep ? 'Could not read the PDF: its objects are nested too deeply' : 'Could not read the PDF: ' + (e && e.message || e) } });
   } finally {
     if (pdf) await pdf.destroy().catch(() => {});
   }
