@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, lt } from 'drizzle-orm';
 import yauzl from 'yauzl';
@@ -107,7 +107,15 @@ export class MailImportService {
       },
     });
     try {
-      await pipeline(body, counter, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      // The request goes through a pass-through of our own: when the limit stops the copy, pipeline destroys that,
+      // not the request, so the 413 is still answered (a destroyed request aborts the reply on Node 24).
+      const source = new PassThrough();
+      body.pipe(source);
+      try {
+        await pipeline(source, counter, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      } finally {
+        body.unpipe(source);
+      }
       if (size === 0) throw new ValidationError('The file is empty');
       if ((await sniffUpload(file)) === 'other') {
         throw new ValidationError('This is not a mail file: upload an mbox, an .eml file or a Google Takeout .zip');
