@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FIELD_NAMES, type FieldName } from '../src/extraction/extraction.types';
+import { fieldCorrect, type Truth } from './eval.scoring';
+
+/**
+ * The real-world corpus (eval/real-world): public invoices and receipts with hand-checked truth. Scored with the same
+ * comparison rules as the shared datasets (lenient vendor match). Fields listed in an item's `unscored` were not
+ * established by reading the document and are left out of its field and all-5 counts. The held-out part (a fixed
+ * fifth, chosen by the hash of the file name) is reported apart: read its score only, never its single misses.
+ */
+
+export interface RealWorldItem extends Truth {
+  kind: 'text-pdf' | 'scan-pdf' | 'photo' | 'image';
+  language: string;
+  split: 'dev' | 'held-out';
+  unscored?: FieldName[];
+}
+
+export const realWorldDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'real-world');
+
+export function loadRealWorld(dir = realWorldDir): Array<{ file: string; name: string; item: RealWorldItem }> {
+  const truth = JSON.parse(readFileSync(path.join(dir, 'truth.json'), 'utf8')) as Record<string, RealWorldItem>;
+  return Object.entries(truth).map(([name, item]) => ({ file: path.join(dir, 'files', name), name, item }));
+}
+
+interface Tally {
+  files: number;
+  all: number;
+  right: Record<FieldName, number>;
+  scored: Record<FieldName, number>;
+}
+
+const newTally = (): Tally => ({
+  files: 0,
+  all: 0,
+  right: Object.fromEntries(FIELD_NAMES.map((f) => [f, 0])) as Record<FieldName, number>,
+  scored: Object.fromEntries(FIELD_NAMES.map((f) => [f, 0])) as Record<FieldName, number>,
+});
+
+export interface RealWorldResult {
+  name: string;
+  item: RealWorldItem;
+  got: Record<FieldName, unknown>;
+  ms: number;
+}
+
+/** Per-field and all-5 accuracy for a group; `misses` lists the wrong scored fields (dev only). */
+export function tallyRealWorld(results: RealWorldResult[]) {
+  const t = newTally();
+  const misses: Array<{ file: string; field: FieldName; got: unknown; want: unknown }> = [];
+  for (const r of results) {
+    t.files++;
+    let all = true;
+    for (const f of FIELD_NAMES) {
+      if (r.item.unscored?.includes(f)) continue;
+      t.scored[f]++;
+      if (fieldCorrect(f, r.got[f], r.item[f], false)) t.right[f]++;
+      else {
+        all = false;
+        misses.push({ file: r.name, field: f, got: r.got[f], want: r.item[f] });
+      }
+    }
+    if (all) t.all++;
+  }
+  return { tally: t, misses };
+}
+
+export function formatTally(label: string, t: Tally, ms?: number): string {
+  const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : '  -  ');
+  const cols = FIELD_NAMES.map((f) => `${f} ${pct(t.right[f], t.scored[f])}`).join('  ');
+  const time = ms === undefined ? '' : `  ${(ms / Math.max(t.files, 1)).toFixed(1)} ms/file`;
+  return `${label.padEnd(34)} n=${String(t.files).padEnd(4)} ${cols}  all-5 ${pct(t.all, t.files)}${time}`;
+}
+
+/** Groups: dev and held-out overall, then by kind and by language within each split. */
+export function reportRealWorld(results: RealWorldResult[], verbose: boolean): string[] {
+  const lines: string[] = [];
+  for (const split of ['dev', 'held-out'] as const) {
+    const part = results.filter((r) => r.item.split === split);
+    if (!part.length) continue;
+    const { tally, misses } = tallyRealWorld(part);
+    const ms = part.reduce((n, r) => n + r.ms, 0);
+    lines.push(formatTally(`real-world ${split}`, tally, ms));
+    const groups = (key: 'kind' | 'language') => [...new Set(part.map((r) => r.item[key]))].sort();
+    for (const key of ['kind', 'language'] as const)
+      for (const g of groups(key))
+        lines.push(formatTally(`  ${split} ${g}`, tallyRealWorld(part.filter((r) => r.item[key] === g)).tally));
+    // Held out: its single misses are never printed.
+    if (verbose && split === 'dev')
+      for (const m of misses)
+        lines.push(`    ${m.file}  ${m.field}: got ${JSON.stringify(m.got)} want ${JSON.stringify(m.want)}`);
+  }
+  return lines;
+}
