@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { InboundAddress } from '@invoicebox/core';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, like } from 'drizzle-orm';
+import { mailAccounts } from '../accounts/accounts.tables';
 import type { Db } from '../db/client';
+import { mailMessages } from '../invoices/invoices.tables';
 import { inboundAddresses } from './inbound.tables';
 
 /** The local part's fixed prefix; what follows the `+` names the person. */
@@ -42,19 +44,19 @@ export class InboundAddressService {
 
   /** The person's current address (made on first call), or `enabled: false` when the listener is off. */
   async current(ownerId: string): Promise<InboundAddress> {
-    if (!this.domain) return { enabled: false, address: null, created_at: null };
+    if (!this.domain) return { enabled: false, address: null, created_at: null, recent: [] };
     const existing = await this.currentRow(ownerId);
-    if (existing) return this.view(existing);
+    if (existing) return this.view(existing, await this.recent(ownerId));
     // Two first visits at once: the partial unique index keeps one; both read it back.
     await this.db.insert(inboundAddresses).values({ ownerId, token: newToken() }).onConflictDoNothing();
     const made = await this.currentRow(ownerId);
     if (!made) throw new Error('inbound address was not created');
-    return this.view(made);
+    return this.view(made, await this.recent(ownerId));
   }
 
   /** Retires the current address and makes a new one; mail to the old one is refused from now on. */
   async rotate(ownerId: string): Promise<InboundAddress> {
-    if (!this.domain) return { enabled: false, address: null, created_at: null };
+    if (!this.domain) return { enabled: false, address: null, created_at: null, recent: [] };
     const row = await this.db.transaction(async (tx) => {
       await tx
         .update(inboundAddresses)
@@ -64,7 +66,7 @@ export class InboundAddressService {
       return made;
     });
     if (!row) throw new Error('inbound address was not created');
-    return this.view(row);
+    return this.view(row, await this.recent(ownerId));
   }
 
   /** Whose address `recipient` is, or why it is refused. Never reveals whether a retired token once existed. */
@@ -98,7 +100,37 @@ export class InboundAddressService {
     return `${LOCAL_PREFIX}${token}@${this.domain}`;
   }
 
-  private view(row: typeof inboundAddresses.$inferSelect): InboundAddress {
-    return { enabled: true, address: this.addressOf(row.token), created_at: row.createdAt.toISOString() };
+  /** The person's last mails received at any of their invoice addresses (the mailboxes named after them). */
+  private async recent(ownerId: string): Promise<InboundAddress['recent']> {
+    const rows = await this.db
+      .select({
+        createdAt: mailMessages.createdAt,
+        senderName: mailMessages.senderName,
+        senderEmail: mailMessages.senderEmail,
+        subject: mailMessages.subject,
+        isCandidate: mailMessages.isCandidate,
+      })
+      .from(mailMessages)
+      .innerJoin(mailAccounts, eq(mailAccounts.id, mailMessages.accountId))
+      .where(
+        and(
+          eq(mailMessages.ownerId, ownerId),
+          eq(mailAccounts.ownerId, ownerId),
+          eq(mailAccounts.provider, 'mbox'),
+          like(mailAccounts.email, `${LOCAL_PREFIX}%@${this.domain}`),
+        ),
+      )
+      .orderBy(desc(mailMessages.createdAt))
+      .limit(5);
+    return rows.map((r) => ({
+      received_at: r.createdAt.toISOString(),
+      from: r.senderName && r.senderEmail ? `${r.senderName} <${r.senderEmail}>` : (r.senderEmail ?? r.senderName),
+      subject: r.subject,
+      is_invoice: r.isCandidate,
+    }));
+  }
+
+  private view(row: typeof inboundAddresses.$inferSelect, recent: InboundAddress['recent']): InboundAddress {
+    return { enabled: true, address: this.addressOf(row.token), created_at: row.createdAt.toISOString(), recent };
   }
 }

@@ -146,6 +146,19 @@ describe('invoice address: SMTP listener and Settings calls', () => {
 
     expect(await invoicesOf(ana.id)).toBe(1);
     expect(await invoicesOf(bo.id)).toBe(0);
+    // Settings lists what arrived, invoice or not (how a person reads Gmail's forwarding confirmation).
+    await transport().sendMail({
+      from: 'Gmail Team <forwarding-noreply@google.com>',
+      to: address,
+      subject: '(#123456789) Gmail Forwarding Confirmation',
+      text: 'Confirmation code: 123456789',
+    });
+    const seen = (await addressOf(ana)) as unknown as { recent: Array<{ subject: string; is_invoice: boolean }> };
+    expect(seen.recent.map((r) => [r.subject, r.is_invoice])).toEqual([
+      ['(#123456789) Gmail Forwarding Confirmation', false],
+      ['Invoice 1', true],
+    ]);
+    expect(((await addressOf(bo)) as unknown as { recent: unknown[] }).recent).toEqual([]);
     // The same mail again (a resend) is still one invoice.
     await transport().sendMail(invoiceMail(address, 1));
     expect(await invoicesOf(ana.id)).toBe(1);
@@ -226,7 +239,7 @@ describe('invoice address: SMTP listener and Settings calls', () => {
 
   it('says the listener is off when the operator has not configured it', async () => {
     const off = new InboundAddressService(t().database.db, undefined);
-    expect(await off.current(people[0]!.id)).toEqual({ enabled: false, address: null, created_at: null });
+    expect(await off.current(people[0]!.id)).toEqual({ enabled: false, address: null, created_at: null, recent: [] });
     expect(await off.resolve(`invoices+${'0'.repeat(20)}@${DOMAIN}`)).toBe('relay');
   });
 });
