@@ -1,7 +1,7 @@
 import { type InboundAddress, InboundAddressSchema } from '@invoicebox/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Inbox, RefreshCw } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -21,6 +21,7 @@ function when(iso: string): string {
  */
 export function InboundAddressCard() {
   const client = useQueryClient();
+  const titleId = useId();
   const [confirming, setConfirming] = useState(false);
   const [rotating, setRotating] = useState(false);
   const inbound = useQuery({
@@ -56,9 +57,9 @@ export function InboundAddressCard() {
   };
 
   return (
-    <Card>
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle id={titleId} className="flex items-center gap-2">
           <Inbox className="h-5 w-5 text-indigo-600" aria-hidden="true" />
           Mail invoices in
         </CardTitle>
@@ -83,7 +84,7 @@ export function InboundAddressCard() {
           <>
             <div className="flex flex-wrap items-center gap-2">
               <code
-                className="min-w-0 flex-1 break-all rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-900"
+                className="min-w-0 basis-full break-all rounded-md sm:basis-auto sm:flex-1 border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-900"
                 data-testid="inbound-address"
               >
                 {data.address}
