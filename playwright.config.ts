@@ -87,6 +87,9 @@ export default defineConfig({
         OIDC_CLIENT_ID: 'invoicebox-test',
         OIDC_CLIENT_SECRET: 'test-client-secret-value',
         OIDC_NAME: 'Test ID',
+        // The invoice address's SMTP listener (e2e/inbound.spec.ts sends to it over loopback).
+        SMTP_INBOUND_PORT: String(port + 3),
+        SMTP_INBOUND_DOMAIN: 'in.invoicebox.test',
       },
     },
   ],

@@ -98,6 +98,18 @@ const EnvSchema = z.object({
   DOCUMENT_STORE: z.enum(['local', 'postgres']).optional(),
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanFlag.optional(),
   CONNECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  SMTP_INBOUND_HOST: z.string().min(1).optional(),
+  SMTP_INBOUND_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)*[a-z0-9-]{1,63}$/, 'must be a domain name such as invoices.example.com')
+    .optional(),
+  SMTP_INBOUND_MAX_MB: z.coerce.number().int().min(1).max(1024).default(25),
+  SMTP_INBOUND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  SMTP_INBOUND_TLS_KEY: z.string().min(1).optional(),
+  SMTP_INBOUND_TLS_CERT: z.string().min(1).optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -148,6 +160,20 @@ export interface Config {
   readonly connectRateLimitPerMinute: number;
   /** Reading untrusted documents: the sandbox's processes and what one document may cost. */
   readonly documents: DocumentsConfig;
+  /** The SMTP listener for people's invoice addresses; undefined when off (the default). */
+  readonly inboundSmtp: InboundSmtpConfig | undefined;
+}
+
+export interface InboundSmtpConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Mail is accepted only for `invoices+<token>@` this domain. */
+  readonly domain: string;
+  readonly maxBytes: number;
+  readonly messagesPerMinute: number;
+  /** PEM files for STARTTLS; both or neither. */
+  readonly tlsKeyFile: string | undefined;
+  readonly tlsCertFile: string | undefined;
 }
 
 export interface DocumentsConfig {
@@ -226,6 +252,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientSecret: e.OIDC_CLIENT_SECRET,
     });
   }
+  if ((e.SMTP_INBOUND_PORT === undefined) !== (e.SMTP_INBOUND_DOMAIN === undefined)) {
+    throw new ConfigError(
+      'invalid configuration: SMTP_INBOUND_PORT and SMTP_INBOUND_DOMAIN turn the invoice address on together; set both or neither',
+    );
+  }
+  if (Boolean(e.SMTP_INBOUND_TLS_KEY) !== Boolean(e.SMTP_INBOUND_TLS_CERT)) {
+    throw new ConfigError('invalid configuration: SMTP_INBOUND_TLS_KEY and SMTP_INBOUND_TLS_CERT go together');
+  }
+  const inboundSmtp: InboundSmtpConfig | undefined =
+    e.SMTP_INBOUND_PORT !== undefined && e.SMTP_INBOUND_DOMAIN !== undefined
+      ? Object.freeze({
+          port: e.SMTP_INBOUND_PORT,
+          host: e.SMTP_INBOUND_HOST ?? e.HOST,
+          domain: e.SMTP_INBOUND_DOMAIN,
+          maxBytes: e.SMTP_INBOUND_MAX_MB * 1024 * 1024,
+          messagesPerMinute: e.SMTP_INBOUND_RATE_PER_MINUTE,
+          tlsKeyFile: e.SMTP_INBOUND_TLS_KEY,
+          tlsCertFile: e.SMTP_INBOUND_TLS_CERT,
+        })
+      : undefined;
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -266,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxInflateBytes: e.DOCUMENT_INFLATE_MAX_MB * 1024 * 1024,
       maxXmlBytes: e.DOCUMENT_XML_MAX_MB * 1024 * 1024,
     }),
+    inboundSmtp,
   });
 }
 

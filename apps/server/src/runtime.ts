@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { SMTPServer } from 'smtp-server';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { accountsRoutes } from './accounts/accounts.routes';
 import { AccountsService } from './accounts/accounts.service';
@@ -32,6 +34,9 @@ import { closeDocumentSandbox, configureDocumentSandbox } from './extraction/ind
 import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
+import { inboundRoutes } from './inbound/inbound.routes';
+import { InboundAddressService } from './inbound/inbound-address.service';
+import { createInboundSmtpServer } from './inbound/smtp-inbound.server';
 import { createBlobStore } from './invoices/blob-store.factory';
 import { DocumentReader } from './invoices/document-reader';
 import { FieldsRefreshService } from './invoices/fields-refresh.service';
@@ -87,6 +92,8 @@ export interface Runtime {
   readonly health: HealthProbe;
   /** Runs job workers in this process (and the schedulers that feed them). */
   startWorkers(concurrency: number): Promise<void>;
+  /** Opens the SMTP listener of the invoice addresses when configured; its port, or undefined when off. */
+  startInboundSmtp(): Promise<number | undefined>;
   /** Stops the queue gracefully (running jobs get `shutdownGraceSeconds`), then the database. */
   close(): Promise<void>;
 }
@@ -176,6 +183,9 @@ export async function createRuntime(
       (message, error) => logger.warn({ err: error }, message),
     );
 
+    const inbound = new InboundAddressService(database.db, config.inboundSmtp?.domain);
+    let inboundSmtp: SMTPServer | undefined;
+
     const connectLimit = { connectRateLimitPerMinute: config.connectRateLimitPerMinute };
     const authenticate = (request: { headers: Record<string, string | string[] | undefined> }) =>
       auth.sessions.authenticate(request.headers);
@@ -199,6 +209,7 @@ export async function createRuntime(
         mailImportRoutes(mailImport, queue),
         bankRoutes(bank, queue),
         preferencesRoutes(preferences),
+        inboundRoutes(inbound),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,
@@ -232,7 +243,47 @@ export async function createRuntime(
         await queue.work(concurrency);
         tokenRefresh.start();
       },
+      /**
+       * The SMTP listener for people's invoice addresses (SMTP_INBOUND_PORT); a mail accepted there becomes a
+       * mail_import job of its person, so any worker reads it. Returns the port it listens on, or undefined when off.
+       */
+      async startInboundSmtp(): Promise<number | undefined> {
+        const settings = config.inboundSmtp;
+        if (!settings) return undefined;
+        const tls =
+          settings.tlsKeyFile && settings.tlsCertFile
+            ? { key: await fs.readFile(settings.tlsKeyFile), cert: await fs.readFile(settings.tlsCertFile) }
+            : undefined;
+        const server = createInboundSmtpServer({
+          domain: settings.domain,
+          maxBytes: settings.maxBytes,
+          messagesPerMinute: settings.messagesPerMinute,
+          addresses: inbound,
+          tls,
+          deliver: async ({ ownerId, address, raw }) => {
+            const uploadId = await mailImport.receive(ownerId, Readable.from([raw]));
+            await queue.enqueue(ownerId, 'mail_import', { upload_id: uploadId, account_email: address });
+          },
+          log: (level, message, detail) => logger[level](detail ?? {}, message),
+        });
+        server.on('error', (error) => logger.warn({ err: error }, 'invoice address listener error'));
+        await new Promise<void>((resolve, reject) => {
+          server.server.once('error', reject);
+          server.listen(settings.port, settings.host, () => {
+            server.server.off('error', reject);
+            resolve();
+          });
+        });
+        inboundSmtp = server;
+        const address = server.server.address();
+        return typeof address === 'object' && address ? address.port : settings.port;
+      },
       async close() {
+        if (inboundSmtp) {
+          const server = inboundSmtp;
+          inboundSmtp = undefined;
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+        }
         tokenRefresh.stop();
         await queue.stop(config.shutdownGraceSeconds * 1000).catch((error) => {
           logger.warn({ err: error }, 'queue did not stop cleanly');

@@ -4,6 +4,7 @@ export * from './api/bank.schema';
 export * from './api/common.schema';
 export * from './api/drive.schema';
 export * from './api/health.schema';
+export * from './api/inbound.schema';
 export * from './api/invoices.schema';
 export * from './api/jobs.schema';
 export * from './api/me.schema';

@@ -47,11 +47,24 @@ export function registerStartCommand(program: Command): void {
         throw error;
       }
       if (config.workersInProcess) await runtime.startWorkers(config.workerConcurrency);
+      const smtpPort = await runtime.startInboundSmtp().catch(async (error: NodeJS.ErrnoException) => {
+        await app.close();
+        await closeRuntime();
+        if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
+          throw new ConfigError(
+            `SMTP_INBOUND_PORT ${config.inboundSmtp?.port} cannot be opened on ${config.inboundSmtp?.host} (${error.code})`,
+          );
+        }
+        throw error;
+      });
 
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
       const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.host) ? 'localhost' : config.host;
       console.log(`Invoicebox is running at http://${host}:${port}`);
+      if (smtpPort !== undefined) {
+        console.log(`Invoice addresses (@${config.inboundSmtp?.domain}) are received on SMTP port ${smtpPort}`);
+      }
 
       // In-flight requests finish first (new ones get 503), then running jobs are released for retry.
       const stopAll = once(async () => {

@@ -20,6 +20,7 @@ import { useAddAccount } from '../../features/accounts/components/use-add-accoun
 import { useAuthMethods } from '../../features/auth/api/auth-api';
 import { DriveCard } from './drive-card';
 import { ImapConnectDialog } from './imap-connect-dialog';
+import { InboundAddressCard } from './inbound-address-card';
 import { MailImportCard } from './mail-import-card';
 import { PreferencesCard } from './preferences-card';
 import { TwoStepCard } from './two-step-card';
@@ -90,6 +91,7 @@ export function AccountManagement() {
       <DriveCard />
       <MailImportCard />
       <PreferencesCard />
+      <InboundAddressCard />
       <TwoStepCard />
       <ImapConnectDialog open={imapOpen} onClose={() => setImapOpen(false)} />
     </div>
