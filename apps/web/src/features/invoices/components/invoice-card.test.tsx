@@ -112,6 +112,25 @@ describe('InvoiceCard', () => {
     expect(screen.getByText('Not filed in the drive: The file is missing from storage')).toBeInTheDocument();
   });
 
+  it.each([
+    // The stored exact amount, whatever the amount string says (it once read '€5,178.43' as €5.18).
+    [{ amount: '€5,178.43', amount_minor: 517_843, currency: 'EUR' }, '€5,178.43'],
+    [{ amount: 'RON 1,875.08', amount_minor: 187_508, currency: 'RON' }, 'RON 1,875.08'],
+    [{ amount: '€752.70', amount_minor: 75_270, currency: 'EUR' }, '€752.70'],
+    [{ amount: '₹1,23,456.78', amount_minor: 12_345_678, currency: 'INR' }, '₹123,456.78'],
+    // No exact amount stored: the string read by the money parser, in each number style.
+    [{ amount: '$5,178.43', amount_minor: null, currency: null }, '$5,178.43'],
+    [{ amount: '1.234,56 €', amount_minor: null, currency: 'EUR' }, '€1,234.56'],
+    [{ amount: '1 234,56 zł', amount_minor: null, currency: 'PLN' }, 'PLN 1,234.56'],
+    [{ amount: "CHF 1'234.56", amount_minor: null, currency: 'CHF' }, 'CHF 1,234.56'],
+    [{ amount: '1,23,456.78', amount_minor: null, currency: 'INR' }, '₹123,456.78'],
+  ])('shows %j as %s', (money, shown) => {
+    render(<InvoiceCard invoice={{ ...INVOICE, ...money }} />);
+    expect(
+      screen.getByText((_, el) => el?.tagName === 'P' && el.textContent?.replace(/\u00a0/g, ' ') === shown),
+    ).toBeInTheDocument();
+  });
+
   it('says the amount was not found', () => {
     render(<InvoiceCard invoice={{ ...INVOICE, amount: null, amount_minor: null }} />);
     expect(screen.getByText('Amount not detected / Check attachments')).toBeInTheDocument();

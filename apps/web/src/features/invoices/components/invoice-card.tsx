@@ -87,7 +87,7 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
             <p className="truncate text-sm text-slate-500">{invoice.email}</p>
           </div>
           <div className="text-right">
-            <p className="font-semibold text-slate-900">{formatInvoiceAmount(invoice.amount, invoice.currency)}</p>
+            <p className="font-semibold text-slate-900">{formatInvoiceAmount(invoice)}</p>
             <p className="text-sm text-slate-500">{formatShortUsDate(invoice.invoice_date)}</p>
           </div>
         </div>
