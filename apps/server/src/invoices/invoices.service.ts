@@ -21,21 +21,6 @@ import type { BlobStore } from './blob.store';
 /** One line of GET /invoices/export: the card without the file bytes, file names joined. */
 export type ExportRow = Omit<Invoice, 'attachments' | 'frequency' | 'drive_error'> & { attachments: string };
 
-/** Attachments up to this size travel in the card payload as base64 (spec §3); larger ones are downloaded. */
-export const INLINE_ATTACHMENT_BYTES = 1024 * 1024;
-/** At most this many attachment bytes inline per response; past it, cards carry the `id` for the download only. */
-export const INLINE_RESPONSE_BYTES = 8 * 1024 * 1024;
-
-/** A budget of inline bytes shared by the cards of one response. */
-class InlineBudget {
-  constructor(private left: number) {}
-  take(size: number): boolean {
-    if (size > INLINE_ATTACHMENT_BYTES || size > this.left) return false;
-    this.left -= size;
-    return true;
-  }
-}
-
 const MAX_EXPORT_ROWS = 100_000;
 /** Invoice dates of a vendor that decide its frequency label (two years of a monthly rhythm). */
 const FREQUENCY_DATES = 24;
@@ -102,13 +87,10 @@ export class InvoicesService {
         rows.map((r) => r.vendor as string | null),
       ),
     ]);
-    const budget = new InlineBudget(INLINE_RESPONSE_BYTES);
-    const invoices: Invoice[] = [];
-    for (const row of rows) {
-      const invoice = await this.toInvoice(row, files.get(row.message_row_id as string) ?? [], budget);
-      invoice.frequency = frequencies.get(row.vendor as string) ?? 'One-time';
-      invoices.push(invoice);
-    }
+    const invoices = rows.map((row) => ({
+      ...this.toInvoice(row, files.get(row.message_row_id as string) ?? []),
+      frequency: frequencies.get(row.vendor as string) ?? ('One-time' as const),
+    }));
     return {
       invoices,
       total: (total.rows[0] as { n: number } | undefined)?.n ?? 0,
@@ -329,15 +311,6 @@ export class InvoicesService {
     return (await this.blobs.has(sha256)) ? this.blobs.stream(sha256) : undefined;
   }
 
-  /** A missing file (a blob store restored without it, say) leaves the card without data, not the list failing. */
-  private async inlineData(sha256: string): Promise<{ data?: string }> {
-    try {
-      return { data: (await this.blobs.get(sha256)).toString('base64') };
-    } catch {
-      return {};
-    }
-  }
-
   private accountFilter(accountIds: string[]): SQL {
     return sql`i.account_ids && ${uuidArray(accountIds)}`;
   }
@@ -367,13 +340,11 @@ export class InvoicesService {
     return sql.join(parts, sql` and `);
   }
 
-  private async toInvoice(
-    row: Record<string, unknown>,
-    attachments: AttachmentRow[],
-    budget: InlineBudget,
-  ): Promise<Invoice> {
+  /** A card: fields and attachment metadata with each file's download link; never the bytes (light pages). */
+  private toInvoice(row: Record<string, unknown>, attachments: AttachmentRow[]): Invoice {
+    const id = row.id as string;
     return {
-      id: row.id as string,
+      id,
       vendor: (row.vendor as string | null) ?? null,
       email: (row.email as string | null) ?? null,
       amount: (row.amount as string | null) ?? null,
@@ -404,16 +375,14 @@ export class InvoicesService {
                     description: row.payment_description as string,
                   },
           }),
-      attachments: await Promise.all(
-        attachments.map(async (a) => ({
-          id: String(a.position),
-          filename: a.filename,
-          size: Number(a.size),
-          mimeType: a.content_type,
-          read_error: a.read_error ?? null,
-          ...(budget.take(Number(a.size)) ? await this.inlineData(a.sha256) : {}),
-        })),
-      ),
+      attachments: attachments.map((a) => ({
+        id: String(a.position),
+        filename: a.filename,
+        size: Number(a.size),
+        mimeType: a.content_type,
+        read_error: a.read_error ?? null,
+        url: `/api/v1/invoices/${id}/attachments/${a.position}`,
+      })),
     };
   }
 }

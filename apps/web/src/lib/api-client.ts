@@ -151,6 +151,12 @@ export function filenameFromDisposition(header: string | null, fallback: string)
 }
 
 /** Downloads a file from the API with the person's token and saves it under the name the server gives. */
+/** A file's bytes from the API (with the Bearer token), for a viewer in the page. */
+export async function apiBlob(path: string, options: { signal?: AbortSignal } = {}): Promise<Blob> {
+  const response = await send(path, { headers: { Accept: '*/*' }, signal: options.signal });
+  return response.blob();
+}
+
 export async function apiDownload(
   path: string,
   options: { query?: Record<string, QueryValue>; fallbackName: string },
