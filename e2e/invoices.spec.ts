@@ -136,6 +136,28 @@ test('Drive Upload files the synced invoices in the local drive; the Drive butto
   await popup.close();
   await page.context().unroute('**/api/v1/drive/open?link=*');
 
+  // Light pages: the list carries no file bytes; View and Download fetch them from the download route at the click.
+  const card = page
+    .locator('main div')
+    .filter({ has: page.getByRole('heading', { name: 'Amazon Web Services' }) })
+    .filter({ has: page.getByRole('button', { name: 'View' }) })
+    .last();
+  const fileRequested = page.waitForRequest((r) => /\/api\/v1\/invoices\/[^/]+\/attachments\/\d+$/.test(r.url()));
+  const viewOpened = page.waitForEvent('popup');
+  await card.getByRole('button', { name: 'View' }).click();
+  const viewer = await viewOpened;
+  await fileRequested;
+  const frame = viewer.locator('iframe[title="invoice-AmazonWebServices.pdf"]');
+  await expect(frame).toHaveAttribute('src', /^data:application\/pdf;base64,JVBERi0/, { timeout: 15_000 });
+  await viewer.close();
+  const downloaded = page.waitForEvent('download');
+  await card.getByRole('button', { name: 'Download' }).click();
+  const file = await downloaded;
+  expect(file.suggestedFilename()).toBe('invoice-AmazonWebServices.pdf');
+  const saved = await fs.readFile((await file.path())!);
+  expect(saved.subarray(0, 5).toString()).toBe('%PDF-');
+  expect(saved.length).toBe((await fs.stat(path.join(datasets, 'AmazonWebServices.pdf'))).size);
+
   for (const format of ['CSV', 'ZIP'] as const) {
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: `Export ${format}` }).click();
