@@ -147,19 +147,11 @@ export class InvoicesService {
   async stats(ownerId: string, userIds?: string): Promise<InvoiceStats> {
     const accountIds = await this.accounts.resolveAccountIds(ownerId, splitIds(userIds));
     const empty = { total_invoices: 0, total_amount: 0, this_month_amount: 0, last_month_amount: 0 };
-    if (accountIds.length === 0) return { ...empty, currency: 'USD', by_currency: [] };
-    const rows = (
-      await this.db.execute(sql`
-        select currency, sum(invoices)::int as invoices, sum(amount_minor)::bigint as total,
-          coalesce(sum(amount_minor) filter (where month = to_char(now(), 'YYYY-MM')), 0)::bigint as this_month,
-          coalesce(sum(amount_minor) filter (where month = to_char(now() - interval '1 month', 'YYYY-MM')), 0)::bigint
-            as last_month
-        from invoice_totals
-        where owner_id = ${ownerId} and account_ids && ${uuidArray(accountIds)}
-        group by currency
-        having sum(invoices) > 0
-        order by sum(invoices) desc, currency`)
-    ).rows as Array<{ currency: string; invoices: number; total: string; this_month: string; last_month: string }>;
+    if (accountIds.length === 0) return { ...empty, currency: 'USD', by_currency: [], by_month: [] };
+    const [rows, months] = await Promise.all([
+      this.currencyTotals(ownerId, accountIds),
+      this.monthTotals(ownerId, accountIds),
+    ]);
     const toNumber = (minor: string, currency: string) => Number(minorUnitsToDecimal(Number(minor), currency));
     const byCurrency = rows.map((r) => ({
       currency: r.currency,
@@ -176,7 +168,42 @@ export class InvoicesService {
       last_month_amount: primary?.last_month_amount ?? 0,
       currency: primary?.currency ?? 'USD',
       by_currency: byCurrency,
+      by_month: months.map((m) => ({
+        month: m.month,
+        currency: m.currency,
+        invoices: m.invoices,
+        total_amount: toNumber(m.total, m.currency),
+      })),
     };
+  }
+
+  /** The month trend from invoice_totals: the last 12 months including this one, per currency. */
+  private async monthTotals(ownerId: string, accountIds: string[]) {
+    return (
+      await this.db.execute(sql`
+        select month, currency, sum(invoices)::int as invoices, sum(amount_minor)::bigint as total
+        from invoice_totals
+        where owner_id = ${ownerId} and account_ids && ${uuidArray(accountIds)}
+          and month >= to_char(now() - interval '11 months', 'YYYY-MM') and month <= to_char(now(), 'YYYY-MM')
+        group by month, currency
+        having sum(invoices) > 0
+        order by month, currency`)
+    ).rows as Array<{ month: string; currency: string; invoices: number; total: string }>;
+  }
+
+  private async currencyTotals(ownerId: string, accountIds: string[]) {
+    return (
+      await this.db.execute(sql`
+        select currency, sum(invoices)::int as invoices, sum(amount_minor)::bigint as total,
+          coalesce(sum(amount_minor) filter (where month = to_char(now(), 'YYYY-MM')), 0)::bigint as this_month,
+          coalesce(sum(amount_minor) filter (where month = to_char(now() - interval '1 month', 'YYYY-MM')), 0)::bigint
+            as last_month
+        from invoice_totals
+        where owner_id = ${ownerId} and account_ids && ${uuidArray(accountIds)}
+        group by currency
+        having sum(invoices) > 0
+        order by sum(invoices) desc, currency`)
+    ).rows as Array<{ currency: string; invoices: number; total: string; this_month: string; last_month: string }>;
   }
 
   /**

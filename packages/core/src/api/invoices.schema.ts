@@ -120,6 +120,18 @@ export const InvoiceStatsSchema = z.object({
       invoices: z.number().int(),
     }),
   ),
+  /**
+   * The month trend: invoices and their amount per month and currency over the last 12 months including this one
+   * (months by invoice date, YYYY-MM; a month without invoices is absent). Never summed across currencies.
+   */
+  by_month: z.array(
+    z.object({
+      month: z.string(),
+      currency: z.string(),
+      invoices: z.number().int(),
+      total_amount: z.number(),
+    }),
+  ),
 });
 export type InvoiceStats = z.infer<typeof InvoiceStatsSchema>;
 

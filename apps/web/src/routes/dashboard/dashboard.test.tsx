@@ -120,6 +120,14 @@ const STATS: InvoiceStats = {
     { currency: 'USD', invoices: 4, total_amount: 4110.5, this_month_amount: 0, last_month_amount: 0 },
     { currency: 'INR', invoices: 2, total_amount: 123456.78, this_month_amount: 0, last_month_amount: 0 },
   ],
+  by_month: [],
+};
+
+/** YYYY-MM of the month `back` months before this one (the dashboard's 12 months are the local calendar's). */
+const monthBack = (back: number) => {
+  const now = new Date();
+  const d = new Date(now.getFullYear(), now.getMonth() - back, 1);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
 };
 
 function serveInvoices(stats: InvoiceStats) {
@@ -189,5 +197,42 @@ describe('Dashboard amounts of 1,000 and more', () => {
     const card = (await screen.findByText('Total Amount', { selector: 'p' })).parentElement!;
     expect(nbsp((await within(card).findByRole('heading', { name: /12,345/ })).textContent)).toBe('€12,345.60');
     expect(within(card).queryByRole('button')).toBeNull();
+  });
+});
+
+describe('Dashboard month trend', () => {
+  const trend: InvoiceStats = {
+    ...STATS,
+    by_month: [
+      { month: monthBack(0), currency: 'EUR', invoices: 3, total_amount: 5178.43 },
+      { month: monthBack(0), currency: 'RON', invoices: 1, total_amount: 1875.08 },
+      { month: monthBack(2), currency: 'EUR', invoices: 2, total_amount: 1000 },
+    ],
+  };
+
+  it('shows invoices and amount per month for 12 months, in one currency at a time, the main one first', async () => {
+    serveInvoices(trend);
+    renderAt(<DashboardRoute />, '/dashboard');
+    const table = await screen.findByRole('table', { name: 'Invoices and amount per month in EUR' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(12);
+    expect(nbsp(rows[11]!.textContent)).toBe(`${monthBack(0)}3€5,178.43`);
+    expect(nbsp(rows[10]!.textContent)).toBe(`${monthBack(1)}0€0.00`);
+    expect(nbsp(rows[9]!.textContent)).toBe(`${monthBack(2)}2€1,000.00`);
+    expect(nbsp(rows[0]!.textContent)).toBe(`${monthBack(11)}0€0.00`);
+    // The chart itself is drawn (an SVG), hidden from screen readers in favour of the table.
+    expect(document.querySelector('.recharts-surface')).not.toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'RON' }));
+    const ron = screen.getByRole('table', { name: 'Invoices and amount per month in RON' });
+    expect(nbsp(within(ron).getAllByRole('row')[12]!.textContent)).toBe(`${monthBack(0)}1RON 1,875.08`);
+    expect(screen.getByRole('button', { name: 'RON' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('shows no trend before there are invoices with dates in the last 12 months', async () => {
+    serveInvoices(STATS);
+    renderAt(<DashboardRoute />, '/dashboard');
+    await screen.findByText('Vendor 1');
+    expect(screen.queryByText('Month Trend')).toBeNull();
   });
 });

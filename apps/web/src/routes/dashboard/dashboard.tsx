@@ -5,6 +5,7 @@ import { buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { BankStatementsCard } from './dashboard-bank';
 import { RecentInvoices, StatCards } from './dashboard-invoices';
+import { MonthTrend } from './month-trend';
 
 const QUICK_ACTIONS: ReadonlyArray<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/invoice-analysis', label: 'Sync Gmail Invoices', icon: RefreshCw },
@@ -18,6 +19,7 @@ export function DashboardRoute() {
     <>
       <PageHeader title="Dashboard" description="An overview of your invoices and bank statements." />
       <StatCards />
+      <MonthTrend />
       <Card className="mb-6">
         <CardHeader>
           <CardTitle>Quick Actions</CardTitle>
