@@ -169,3 +169,41 @@ test('Drive Upload files the synced invoices in the local drive; the Drive butto
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: shot('invoice-analysis-drive'), fullPage: true });
 });
+
+test('the dashboard draws the month trend and lists every currency of Total Amount under the app CSP', async ({
+  page,
+  request,
+}) => {
+  await signInAsOwner(page, request);
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  // The real stats of the synced mailbox, with a mixed-currency month trend added (its PDFs are years old).
+  await page.route('**/api/v1/invoices/stats', async (route) => {
+    const real = await (await route.fetch()).json();
+    const month = new Date().toISOString().slice(0, 7);
+    await route.fulfill({
+      json: {
+        ...real,
+        by_currency: [
+          ...real.by_currency,
+          { currency: 'RON', invoices: 1, total_amount: 1875.08, this_month_amount: 1875.08, last_month_amount: 0 },
+        ],
+        by_month: [
+          { month, currency: real.currency, invoices: 2, total_amount: 5178.43 },
+          { month, currency: 'RON', invoices: 1, total_amount: 1875.08 },
+        ],
+      },
+    });
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByText('Month Trend')).toBeVisible();
+  await expect(page.locator('.recharts-surface')).toBeVisible();
+  await expect(page.locator('.recharts-bar-rectangle').first()).toBeAttached();
+  await page.getByRole('button', { name: /^\+ \d+ currenc/ }).click();
+  await expect(page.getByRole('list', { name: 'Total amount per currency' })).toContainText('RON 1,875.08');
+  await page.getByRole('button', { name: 'RON', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Invoices and amount per month in RON' })).toBeAttached();
+  expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
+});
