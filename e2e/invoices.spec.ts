@@ -136,6 +136,28 @@ test('Drive Upload files the synced invoices in the local drive; the Drive butto
   await popup.close();
   await page.context().unroute('**/api/v1/drive/open?link=*');
 
+  // Light pages: the list carries no file bytes; View and Download fetch them from the download route at the click.
+  const card = page
+    .locator('main div')
+    .filter({ has: page.getByRole('heading', { name: 'Amazon Web Services' }) })
+    .filter({ has: page.getByRole('button', { name: 'View' }) })
+    .last();
+  const fileRequested = page.waitForRequest((r) => /\/api\/v1\/invoices\/[^/]+\/attachments\/\d+$/.test(r.url()));
+  const viewOpened = page.waitForEvent('popup');
+  await card.getByRole('button', { name: 'View' }).click();
+  const viewer = await viewOpened;
+  await fileRequested;
+  const frame = viewer.locator('iframe[title="invoice-AmazonWebServices.pdf"]');
+  await expect(frame).toHaveAttribute('src', /^data:application\/pdf;base64,JVBERi0/, { timeout: 15_000 });
+  await viewer.close();
+  const downloaded = page.waitForEvent('download');
+  await card.getByRole('button', { name: 'Download' }).click();
+  const file = await downloaded;
+  expect(file.suggestedFilename()).toBe('invoice-AmazonWebServices.pdf');
+  const saved = await fs.readFile((await file.path())!);
+  expect(saved.subarray(0, 5).toString()).toBe('%PDF-');
+  expect(saved.length).toBe((await fs.stat(path.join(datasets, 'AmazonWebServices.pdf'))).size);
+
   for (const format of ['CSV', 'ZIP'] as const) {
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: `Export ${format}` }).click();
@@ -146,4 +168,42 @@ test('Drive Upload files the synced invoices in the local drive; the Drive butto
   }
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: shot('invoice-analysis-drive'), fullPage: true });
+});
+
+test('the dashboard draws the month trend and lists every currency of Total Amount under the app CSP', async ({
+  page,
+  request,
+}) => {
+  await signInAsOwner(page, request);
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  // The real stats of the synced mailbox, with a mixed-currency month trend added (its PDFs are years old).
+  await page.route('**/api/v1/invoices/stats', async (route) => {
+    const real = await (await route.fetch()).json();
+    const month = new Date().toISOString().slice(0, 7);
+    await route.fulfill({
+      json: {
+        ...real,
+        by_currency: [
+          ...real.by_currency,
+          { currency: 'RON', invoices: 1, total_amount: 1875.08, this_month_amount: 1875.08, last_month_amount: 0 },
+        ],
+        by_month: [
+          { month, currency: real.currency, invoices: 2, total_amount: 5178.43 },
+          { month, currency: 'RON', invoices: 1, total_amount: 1875.08 },
+        ],
+      },
+    });
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByText('Month Trend')).toBeVisible();
+  await expect(page.locator('.recharts-surface')).toBeVisible();
+  await expect(page.locator('.recharts-bar-rectangle').first()).toBeAttached();
+  await page.getByRole('button', { name: /^\+ \d+ currenc/ }).click();
+  await expect(page.getByRole('list', { name: 'Total amount per currency' })).toContainText('RON 1,875.08');
+  await page.getByRole('button', { name: 'RON', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Invoices and amount per month in RON' })).toBeAttached();
+  expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
 });

@@ -19,5 +19,6 @@ export * from './rules/document-candidate';
 export * from './rules/file-size';
 export * from './rules/frequency';
 export * from './rules/invoice-status';
+export * from './rules/money-parse';
 export * from './rules/month-filter';
 export * from './rules/percent-change';

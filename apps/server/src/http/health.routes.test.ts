@@ -41,5 +41,9 @@ describe('GET /health and the embedded server supervision', () => {
   it('says down when the database is not one this process restarts', async () => {
     const body = (await healthWith({ engine: 'external', database: async () => false, queue: async () => false })).body;
     expect(body.database).toEqual({ status: 'down', engine: 'external' });
+    // Spec §8: the error a client shows.
+    expect(body.error).toBe('Health check failed');
+    const ok = await healthWith({ engine: 'external', database: async () => true, queue: async () => true });
+    expect(ok.body).not.toHaveProperty('error');
   });
 });

@@ -14,6 +14,9 @@ export interface HealthProbe {
 
 const startedAt = Date.now();
 
+/** Spec §8: the error a client shows for a 503. */
+export const HEALTH_CHECK_FAILED = 'Health check failed';
+
 /** GET /health: no auth. 200 when the database and the queue answer, 503 (same body) when either does not. */
 export function healthRoutes(probe: HealthProbe): FastifyPluginAsyncZod {
   return async (app) => {
@@ -43,6 +46,7 @@ export function healthRoutes(probe: HealthProbe): FastifyPluginAsyncZod {
             ...(supervised ? { restarts: supervised.restarts } : {}),
           },
           queue: { status: queue ? 'up' : 'down' },
+          ...(database && queue ? {} : { error: HEALTH_CHECK_FAILED }),
         };
         return reply.status(body.status === 'ok' ? 200 : 503).send(body);
       },

@@ -21,21 +21,6 @@ import type { BlobStore } from './blob.store';
 /** One line of GET /invoices/export: the card without the file bytes, file names joined. */
 export type ExportRow = Omit<Invoice, 'attachments' | 'frequency' | 'drive_error'> & { attachments: string };
 
-/** Attachments up to this size travel in the card payload as base64 (spec §3); larger ones are downloaded. */
-export const INLINE_ATTACHMENT_BYTES = 1024 * 1024;
-/** At most this many attachment bytes inline per response; past it, cards carry the `id` for the download only. */
-export const INLINE_RESPONSE_BYTES = 8 * 1024 * 1024;
-
-/** A budget of inline bytes shared by the cards of one response. */
-class InlineBudget {
-  constructor(private left: number) {}
-  take(size: number): boolean {
-    if (size > INLINE_ATTACHMENT_BYTES || size > this.left) return false;
-    this.left -= size;
-    return true;
-  }
-}
-
 const MAX_EXPORT_ROWS = 100_000;
 /** Invoice dates of a vendor that decide its frequency label (two years of a monthly rhythm). */
 const FREQUENCY_DATES = 24;
@@ -102,13 +87,10 @@ export class InvoicesService {
         rows.map((r) => r.vendor as string | null),
       ),
     ]);
-    const budget = new InlineBudget(INLINE_RESPONSE_BYTES);
-    const invoices: Invoice[] = [];
-    for (const row of rows) {
-      const invoice = await this.toInvoice(row, files.get(row.message_row_id as string) ?? [], budget);
-      invoice.frequency = frequencies.get(row.vendor as string) ?? 'One-time';
-      invoices.push(invoice);
-    }
+    const invoices = rows.map((row) => ({
+      ...this.toInvoice(row, files.get(row.message_row_id as string) ?? []),
+      frequency: frequencies.get(row.vendor as string) ?? ('One-time' as const),
+    }));
     return {
       invoices,
       total: (total.rows[0] as { n: number } | undefined)?.n ?? 0,
@@ -165,19 +147,11 @@ export class InvoicesService {
   async stats(ownerId: string, userIds?: string): Promise<InvoiceStats> {
     const accountIds = await this.accounts.resolveAccountIds(ownerId, splitIds(userIds));
     const empty = { total_invoices: 0, total_amount: 0, this_month_amount: 0, last_month_amount: 0 };
-    if (accountIds.length === 0) return { ...empty, currency: 'USD', by_currency: [] };
-    const rows = (
-      await this.db.execute(sql`
-        select currency, sum(invoices)::int as invoices, sum(amount_minor)::bigint as total,
-          coalesce(sum(amount_minor) filter (where month = to_char(now(), 'YYYY-MM')), 0)::bigint as this_month,
-          coalesce(sum(amount_minor) filter (where month = to_char(now() - interval '1 month', 'YYYY-MM')), 0)::bigint
-            as last_month
-        from invoice_totals
-        where owner_id = ${ownerId} and account_ids && ${uuidArray(accountIds)}
-        group by currency
-        having sum(invoices) > 0
-        order by sum(invoices) desc, currency`)
-    ).rows as Array<{ currency: string; invoices: number; total: string; this_month: string; last_month: string }>;
+    if (accountIds.length === 0) return { ...empty, currency: 'USD', by_currency: [], by_month: [] };
+    const [rows, months] = await Promise.all([
+      this.currencyTotals(ownerId, accountIds),
+      this.monthTotals(ownerId, accountIds),
+    ]);
     const toNumber = (minor: string, currency: string) => Number(minorUnitsToDecimal(Number(minor), currency));
     const byCurrency = rows.map((r) => ({
       currency: r.currency,
@@ -194,7 +168,42 @@ export class InvoicesService {
       last_month_amount: primary?.last_month_amount ?? 0,
       currency: primary?.currency ?? 'USD',
       by_currency: byCurrency,
+      by_month: months.map((m) => ({
+        month: m.month,
+        currency: m.currency,
+        invoices: m.invoices,
+        total_amount: toNumber(m.total, m.currency),
+      })),
     };
+  }
+
+  /** The month trend from invoice_totals: the last 12 months including this one, per currency. */
+  private async monthTotals(ownerId: string, accountIds: string[]) {
+    return (
+      await this.db.execute(sql`
+        select month, currency, sum(invoices)::int as invoices, sum(amount_minor)::bigint as total
+        from invoice_totals
+        where owner_id = ${ownerId} and account_ids && ${uuidArray(accountIds)}
+          and month >= to_char(now() - interval '11 months', 'YYYY-MM') and month <= to_char(now(), 'YYYY-MM')
+        group by month, currency
+        having sum(invoices) > 0
+        order by month, currency`)
+    ).rows as Array<{ month: string; currency: string; invoices: number; total: string }>;
+  }
+
+  private async currencyTotals(ownerId: string, accountIds: string[]) {
+    return (
+      await this.db.execute(sql`
+        select currency, sum(invoices)::int as invoices, sum(amount_minor)::bigint as total,
+          coalesce(sum(amount_minor) filter (where month = to_char(now(), 'YYYY-MM')), 0)::bigint as this_month,
+          coalesce(sum(amount_minor) filter (where month = to_char(now() - interval '1 month', 'YYYY-MM')), 0)::bigint
+            as last_month
+        from invoice_totals
+        where owner_id = ${ownerId} and account_ids && ${uuidArray(accountIds)}
+        group by currency
+        having sum(invoices) > 0
+        order by sum(invoices) desc, currency`)
+    ).rows as Array<{ currency: string; invoices: number; total: string; this_month: string; last_month: string }>;
   }
 
   /**
@@ -329,15 +338,6 @@ export class InvoicesService {
     return (await this.blobs.has(sha256)) ? this.blobs.stream(sha256) : undefined;
   }
 
-  /** A missing file (a blob store restored without it, say) leaves the card without data, not the list failing. */
-  private async inlineData(sha256: string): Promise<{ data?: string }> {
-    try {
-      return { data: (await this.blobs.get(sha256)).toString('base64') };
-    } catch {
-      return {};
-    }
-  }
-
   private accountFilter(accountIds: string[]): SQL {
     return sql`i.account_ids && ${uuidArray(accountIds)}`;
   }
@@ -367,13 +367,11 @@ export class InvoicesService {
     return sql.join(parts, sql` and `);
   }
 
-  private async toInvoice(
-    row: Record<string, unknown>,
-    attachments: AttachmentRow[],
-    budget: InlineBudget,
-  ): Promise<Invoice> {
+  /** A card: fields and attachment metadata with each file's download link; never the bytes (light pages). */
+  private toInvoice(row: Record<string, unknown>, attachments: AttachmentRow[]): Invoice {
+    const id = row.id as string;
     return {
-      id: row.id as string,
+      id,
       vendor: (row.vendor as string | null) ?? null,
       email: (row.email as string | null) ?? null,
       amount: (row.amount as string | null) ?? null,
@@ -404,16 +402,14 @@ export class InvoicesService {
                     description: row.payment_description as string,
                   },
           }),
-      attachments: await Promise.all(
-        attachments.map(async (a) => ({
-          id: String(a.position),
-          filename: a.filename,
-          size: Number(a.size),
-          mimeType: a.content_type,
-          read_error: a.read_error ?? null,
-          ...(budget.take(Number(a.size)) ? await this.inlineData(a.sha256) : {}),
-        })),
-      ),
+      attachments: attachments.map((a) => ({
+        id: String(a.position),
+        filename: a.filename,
+        size: Number(a.size),
+        mimeType: a.content_type,
+        read_error: a.read_error ?? null,
+        url: `/api/v1/invoices/${id}/attachments/${a.position}`,
+      })),
     };
   }
 }

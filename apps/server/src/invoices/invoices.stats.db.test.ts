@@ -22,7 +22,7 @@ const t = useTestDatabase();
 /** GET /invoices/stats as it was computed before invoice_totals: from every invoice in scope. */
 async function statsFromInvoices(db: Db, ownerId: string, accountIds: string[]): Promise<InvoiceStats> {
   const empty = { total_invoices: 0, total_amount: 0, this_month_amount: 0, last_month_amount: 0 };
-  if (accountIds.length === 0) return { ...empty, currency: 'USD', by_currency: [] };
+  if (accountIds.length === 0) return { ...empty, currency: 'USD', by_currency: [], by_month: [] };
   const rows = (
     await db.execute(sql`
       select coalesce(currency, 'USD') as currency, count(*)::int as invoices,
@@ -35,6 +35,17 @@ async function statsFromInvoices(db: Db, ownerId: string, accountIds: string[]):
       group by 1
       order by count(*) desc, 1`)
   ).rows as Array<{ currency: string; invoices: number; total: string; this_month: string; last_month: string }>;
+  const months = (
+    await db.execute(sql`
+      select left(invoice_date, 7) as month, coalesce(currency, 'USD') as currency, count(*)::int as invoices,
+        coalesce(sum(amount_minor), 0)::bigint as total
+      from invoices i
+      where i.owner_id = ${ownerId} and i.account_ids && ${uuidArray(accountIds)}
+        and invoice_date ~ '^[0-9]{4}-[0-9]{2}'
+        and left(invoice_date, 7) between to_char(now() - interval '11 months', 'YYYY-MM') and to_char(now(), 'YYYY-MM')
+      group by 1, 2
+      order by 1, 2`)
+  ).rows as Array<{ month: string; currency: string; invoices: number; total: string }>;
   const toNumber = (minor: string, currency: string) => Number(minorUnitsToDecimal(Number(minor), currency));
   const byCurrency = rows.map((r) => ({
     currency: r.currency,
@@ -51,6 +62,12 @@ async function statsFromInvoices(db: Db, ownerId: string, accountIds: string[]):
     last_month_amount: primary?.last_month_amount ?? 0,
     currency: primary?.currency ?? 'USD',
     by_currency: byCurrency,
+    by_month: months.map((m) => ({
+      month: m.month,
+      currency: m.currency,
+      invoices: m.invoices,
+      total_amount: toNumber(m.total, m.currency),
+    })),
   };
 }
 
@@ -166,6 +183,14 @@ describe('GET /invoices/stats from the maintained totals', () => {
     expect(stats.total_invoices).toBe(60);
     expect(stats.by_currency.map((c) => c.currency).sort()).toEqual(['EUR', 'JPY', 'KWD', 'USD']);
     expect(stats.this_month_amount).toBeGreaterThan(0);
+    // The month trend: this month and last month, per currency (the other dates are older or not dates).
+    expect([...new Set(stats.by_month.map((m) => m.month))]).toEqual([lastMonth, thisMonth].sort());
+    expect(stats.by_month.filter((m) => m.month === thisMonth).map((m) => m.currency)).toEqual([
+      'EUR',
+      'JPY',
+      'KWD',
+      'USD',
+    ]);
     await expectSameAsBefore('after the imports');
     for (const scope of ['all', 'custom'] as const) {
       await accounts.updateScope(a.id, scope, [a.two, a.three]);

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TEST_AUTH, TEST_SECRET } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
 import { startTestOidcProvider, type TestOidcProvider } from '../../test/oidc-provider';
@@ -17,7 +17,7 @@ import { UsersService } from '../users/users.service';
 import { GOOGLE_SCOPES } from './oidc.client';
 import { OidcRepository } from './oidc.repository';
 import { oidcRoutes } from './oidc.routes';
-import { MISSING_REFRESH_TOKEN_MESSAGE, OidcSignInService } from './oidc-sign-in.service';
+import { MISSING_ACCESS_TOKEN_MESSAGE, MISSING_REFRESH_TOKEN_MESSAGE, OidcSignInService } from './oidc-sign-in.service';
 import { ProviderAccessService } from './provider-access.service';
 import { syncTokenRoutes } from './sync-token.routes';
 
@@ -34,6 +34,7 @@ describe('sign-in with an OpenID Connect provider, run by the server', () => {
   let app: Awaited<ReturnType<typeof buildApp>>;
   const logLines: string[] = [];
   let revokeAt: (ownerId: string, email: string) => Promise<void> = async () => {};
+  let googleClient: { finish: (...args: never[]) => Promise<{ tokens: { accessToken: string } }> };
 
   beforeAll(async () => {
     const { db } = t().database;
@@ -93,6 +94,7 @@ describe('sign-in with an OpenID Connect provider, run by the server', () => {
         oidcRoutes(oidc, { publicUrl: PUBLIC_URL, rateLimitPerMinute: 10_000, authenticate }),
       ],
     });
+    googleClient = auth.oidcClients.get('google')! as unknown as typeof googleClient;
     revokeAt = async (ownerId: string, email: string) => {
       const stored = await auth.providerTokens.get(ownerId, 'google', email);
       await auth.oidcClients.get('google')!.revoke(stored!.refreshToken!);
@@ -252,6 +254,23 @@ describe('sign-in with an OpenID Connect provider, run by the server', () => {
     expect(new URL(String(replay.headers.location), PUBLIC_URL).searchParams.get('error')).toMatch(
       /expired or was already used/,
     );
+  });
+
+  it('refuses a Google sign-in that came back without an access token, with the spec message', async () => {
+    const finish = googleClient.finish.bind(googleClient);
+    const spy = vi.spyOn(googleClient, 'finish').mockImplementationOnce(async (...args) => {
+      const result = await finish(...args);
+      return { ...result, tokens: { ...result.tokens, accessToken: '' } };
+    });
+    try {
+      const { location } = await runFlow('alice');
+      expect(location.pathname).toBe('/auth/callback');
+      expect(location.searchParams.get('code')).toBeNull();
+      expect(location.searchParams.get('error')).toBe('Missing Google access token. Please try signing in again.');
+      expect(MISSING_ACCESS_TOKEN_MESSAGE).toBe('Missing Google access token. Please try signing in again.');
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('turns a provider error into the SPA error state, never a 500', async () => {

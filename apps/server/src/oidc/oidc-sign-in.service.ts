@@ -18,6 +18,9 @@ const VERIFIER_CONTEXT = 'oauth_flows.code_verifier';
 export const MISSING_REFRESH_TOKEN_MESSAGE =
   'Missing Google refresh token. This means the OAuth flow is not requesting offline access...';
 
+/** §5: without the access token no mail can be read; the provider must be asked again. */
+export const MISSING_ACCESS_TOKEN_MESSAGE = 'Missing Google access token. Please try signing in again.';
+
 export type FlowPurpose = 'sign_in' | 'add_account';
 
 /**
@@ -102,6 +105,7 @@ export class OidcSignInService {
       codeVerifier: this.deps.box.decrypt(flow.codeVerifierEncrypted, VERIFIER_CONTEXT),
       nonce: flow.nonce,
     });
+    if (providerId === 'google' && !tokens.accessToken) throw new UnauthorizedError(MISSING_ACCESS_TOKEN_MESSAGE);
     if (providerId === 'google' && !tokens.refreshToken) throw new UnauthorizedError(MISSING_REFRESH_TOKEN_MESSAGE);
 
     const user =

@@ -36,9 +36,19 @@ beforeAll(async () => {
   session.session_token = await sign('session');
 });
 
-function serve({ signedIn, ownerExists = true }: { signedIn: boolean; ownerExists?: boolean }) {
+function serve({
+  signedIn,
+  ownerExists = true,
+  extra,
+}: {
+  signedIn: boolean;
+  ownerExists?: boolean;
+  extra?: Parameters<typeof mockFetch>[0];
+}) {
   let authenticated = signedIn;
   const server = mockFetch((url, init) => {
+    const answer = extra?.(url, init);
+    if (answer) return answer;
     if (url.pathname === '/api/v1/me')
       return authenticated ? { body: owner } : { status: 401, body: { error: 'Unauthorized' } };
     if (url.pathname === '/api/v1/jobs') return { body: { jobs: [] } };
@@ -224,6 +234,37 @@ describe('routes', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Get Started Free' })).toBeInTheDocument(), {
       timeout: 5000,
     });
+    expect(screen.getByText('You have been signed out successfully.')).toBeInTheDocument();
+  });
+
+  it('stays signed in and says so when the server could not end the session', async () => {
+    serve({
+      signedIn: true,
+      extra: (url) => (url.pathname === '/api/v1/auth/logout' ? { status: 503, body: { error: 'down' } } : undefined),
+    });
+    localStorage.setItem(STORAGE_KEYS.backendJwt, 'x');
+    const user = userEvent.setup();
+    const { router } = renderApp('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Log Out' }));
+    await waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('An error occurred while signing out. Please try again.'),
+    );
+    expect(toast.success).not.toHaveBeenCalledWith('Logged out successfully');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(localStorage.getItem(STORAGE_KEYS.backendJwt)).toBe('x');
+  });
+
+  it("shows 'Health check failed' when the server does not answer who is signed in and its health check fails", async () => {
+    serve({
+      signedIn: true,
+      extra: (url) =>
+        url.pathname === '/api/v1/me' || url.pathname === '/api/v1/health'
+          ? { status: 503, body: { status: 'degraded' } }
+          : undefined,
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByText('Could not reach the server')).toBeInTheDocument();
+    expect(await screen.findByText('Health check failed')).toBeInTheDocument();
   });
 
   it('refreshes all data with a toast', async () => {
@@ -243,6 +284,50 @@ describe('routes', () => {
     expect(await screen.findByText('No OAuth tokens found in callback URL...')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Go Home' })).toBeInTheDocument();
+  });
+});
+
+describe('auth callback messages (spec §5, §8)', () => {
+  afterEach(() => {
+    window.history.replaceState(null, '', '/');
+    sessionStorage.clear();
+  });
+
+  it('says the access token is missing when the URL carries only a refresh token', async () => {
+    serve({ signedIn: false });
+    window.history.replaceState(null, '', '/auth/callback#refresh_token=r1');
+    renderApp('/auth/callback');
+    expect(await screen.findByText('Missing Google access token. Please try signing in again.')).toBeInTheDocument();
+  });
+
+  it("says 'Failed to set session: ...' when the session handed over does not verify", async () => {
+    serve({
+      signedIn: false,
+      extra: (url) =>
+        url.pathname === '/api/v1/auth/code' ? { body: { ...session, token: 'not-a-signed-token' } } : undefined,
+    });
+    window.history.replaceState(null, '', '/auth/callback?code=c1');
+    renderApp('/auth/callback');
+    expect(await screen.findByText(/^Failed to set session: /)).toBeInTheDocument();
+    expect(localStorage.getItem(STORAGE_KEYS.backendJwt)).toBeNull();
+  });
+
+  it("toasts 'Failed to add Gmail account. Please try again.' when an add-account sign-in comes back failed", async () => {
+    serve({ signedIn: false });
+    sessionStorage.setItem('invoicebox:adding_account', '1');
+    window.history.replaceState(null, '', '/auth/callback?error=Authentication%20failed%3A%20denied');
+    renderApp('/auth/callback');
+    expect(await screen.findByText('Authentication failed: denied')).toBeInTheDocument();
+    expect(toast.error).toHaveBeenCalledWith('Failed to add Gmail account. Please try again.');
+    expect(sessionStorage.getItem('invoicebox:adding_account')).toBeNull();
+  });
+
+  it('does not toast the add-account failure for a plain sign-in', async () => {
+    serve({ signedIn: false });
+    window.history.replaceState(null, '', '/auth/callback?error=Authentication%20failed%3A%20denied');
+    renderApp('/auth/callback');
+    expect(await screen.findByText('Authentication failed: denied')).toBeInTheDocument();
+    expect(toast.error).not.toHaveBeenCalledWith('Failed to add Gmail account. Please try again.');
   });
 });
 

@@ -1,7 +1,7 @@
 import { MeResponseSchema } from '@invoicebox/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../test/render';
-import { ApiError, apiRequest, errorMessageFromBody, isAuthError } from './api-client';
+import { ApiError, apiRequest, checkHealth, errorMessageFromBody, isAuthError } from './api-client';
 import { AUTH_ERROR_EVENT } from './auth-events';
 import { STORAGE_KEYS } from './storage-keys';
 
@@ -72,6 +72,15 @@ describe('apiRequest', () => {
     expect(listener).toHaveBeenCalledTimes(1);
   });
 
+  it('says that no session exists when a browser without one is refused', async () => {
+    vi.stubGlobal('fetch', mockFetch(() => ({ status: 401, body: { error: 'Unauthorized' } })).fn);
+    await expect(apiRequest('/me', { schema: MeResponseSchema })).rejects.toMatchObject({
+      status: 401,
+      code: 'no_session',
+      message: 'No authentication session found. Please sign in again.',
+    });
+  });
+
   it('rejects a body that does not match the schema', async () => {
     vi.stubGlobal('fetch', mockFetch(() => ({ body: { user: { id: 1 } } })).fn);
     await expect(apiRequest('/me', { schema: MeResponseSchema })).rejects.toMatchObject({ code: 'invalid_response' });
@@ -80,6 +89,19 @@ describe('apiRequest', () => {
   it('turns a network failure into an ApiError with status 0', async () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
     await expect(apiRequest('/me', { schema: MeResponseSchema })).rejects.toMatchObject({ status: 0 });
+  });
+});
+
+describe('checkHealth', () => {
+  it("resolves on 200 and fails with 'Health check failed' on a 503 or no answer", async () => {
+    const { fn, calls } = mockFetch(() => ({ body: { status: 'ok' } }));
+    vi.stubGlobal('fetch', fn);
+    await expect(checkHealth()).resolves.toBeUndefined();
+    expect(calls[0]?.url.pathname).toBe('/api/v1/health');
+    vi.stubGlobal('fetch', mockFetch(() => ({ status: 503, body: { error: 'Health check failed' } })).fn);
+    await expect(checkHealth()).rejects.toMatchObject({ message: 'Health check failed', status: 503 });
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(checkHealth()).rejects.toMatchObject({ message: 'Health check failed', status: 0 });
   });
 });
 

@@ -70,6 +70,9 @@ type SendOptions = Omit<RequestOptions<z.ZodType>, 'schema'> & {
   rawBody?: Blob;
 };
 
+/** Spec §8: an authenticated call with neither a backend token nor a session to buy one. */
+export const NO_SESSION_MESSAGE = 'No authentication session found. Please sign in again.';
+
 /** One authenticated call: the §8 token and 401 rules, errors as ApiError; the caller reads the body. */
 async function send(path: string, options: SendOptions): Promise<Response> {
   const { method = 'GET', query, body, rawBody, signal, auth = true } = options;
@@ -111,6 +114,8 @@ async function send(path: string, options: SendOptions): Promise<Response> {
       payload && typeof payload === 'object' && typeof (payload as { code?: unknown }).code === 'string'
         ? (payload as { code: string }).code
         : undefined;
+    // A 401 to a browser that holds no session at all: say so (spec §8) rather than the server's generic refusal.
+    if (response.status === 401 && auth && !token) throw new ApiError(NO_SESSION_MESSAGE, 401, 'no_session');
     throw new ApiError(errorMessageFromBody(payload, response.status), response.status, code);
   }
   if (auth) onAuthorizedCall();
@@ -146,6 +151,12 @@ export function filenameFromDisposition(header: string | null, fallback: string)
 }
 
 /** Downloads a file from the API with the person's token and saves it under the name the server gives. */
+/** A file's bytes from the API (with the Bearer token), for a viewer in the page. */
+export async function apiBlob(path: string, options: { signal?: AbortSignal } = {}): Promise<Blob> {
+  const response = await send(path, { headers: { Accept: '*/*' }, signal: options.signal });
+  return response.blob();
+}
+
 export async function apiDownload(
   path: string,
   options: { query?: Record<string, QueryValue>; fallbackName: string },
@@ -187,6 +198,20 @@ async function exchangeSessionToken(sessionToken: string): Promise<string> {
 }
 
 /** The identity service's published signing keys (spec §7 GET /.well-known/jwks.json), outside /api/v1. */
+/** Spec §8: what a failed GET /health (a 503, or no answer at all) shows. */
+export const HEALTH_CHECK_FAILED = 'Health check failed';
+
+/** GET /health (no auth): resolves when the server, its database and its queue answer; else 'Health check failed'. */
+export async function checkHealth(signal?: AbortSignal): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl('/health'), { headers: { Accept: 'application/json' }, signal });
+  } catch {
+    throw new ApiError(HEALTH_CHECK_FAILED, 0);
+  }
+  if (!response.ok) throw new ApiError(HEALTH_CHECK_FAILED, response.status);
+}
+
 export async function fetchJwks(): Promise<{ keys: Array<Record<string, unknown>> }> {
   const response = await fetch('/.well-known/jwks.json', { headers: { Accept: 'application/json' } });
   const body = await readBody(response);

@@ -13,5 +13,7 @@ export const HealthResponseSchema = z.object({
     restarts: z.number().int().optional(),
   }),
   queue: z.object({ status: z.enum(['up', 'down']) }),
+  /** Spec §8 'Health check failed', on a 503 only (the error field is what a client shows). */
+  error: z.string().optional(),
 });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { INVOICE_CATEGORIES } from '../rules/category';
 import { FREQUENCIES } from '../rules/frequency';
 
-/** An attachment on an invoice card: `data` (base64) is included up to a size cap; larger files are downloaded. */
+/**
+ * An attachment on an invoice card: its metadata and where to get its bytes. The spec's `data` (the file as base64,
+ * inline in every list) is replaced by `url`: a page of 20 stays a few KB whatever the files weigh, and the bytes are
+ * fetched only when a person opens View or Download (see docs/architecture.md, "Light pages").
+ */
 export const InvoiceAttachmentSchema = z.object({
   /** For GET /invoices/{id}/attachments/{attachmentId}. */
   id: z.string(),
@@ -11,11 +15,10 @@ export const InvoiceAttachmentSchema = z.object({
   mimeType: z.string(),
   /** Why the file could not be read ("document could not be read: out of memory at 1024 MB"); null when it was. */
   read_error: z.string().nullable().optional(),
-  data: z
+  url: z
     .string()
-    .optional()
     .describe(
-      'The file as base64, present only for files up to 1 MiB and up to 8 MiB of files per response; otherwise absent: download the file from /invoices/{id}/attachments/{attachmentId}',
+      "The file's bytes, for the signed-in owner only (Bearer token): /api/v1/invoices/{id}/attachments/{attachmentId}",
     ),
 });
 
@@ -115,6 +118,18 @@ export const InvoiceStatsSchema = z.object({
       this_month_amount: z.number(),
       last_month_amount: z.number(),
       invoices: z.number().int(),
+    }),
+  ),
+  /**
+   * The month trend: invoices and their amount per month and currency over the last 12 months including this one
+   * (months by invoice date, YYYY-MM; a month without invoices is absent). Never summed across currencies.
+   */
+  by_month: z.array(
+    z.object({
+      month: z.string(),
+      currency: z.string(),
+      invoices: z.number().int(),
+      total_amount: z.number(),
     }),
   ),
 });

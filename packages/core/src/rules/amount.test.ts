@@ -6,17 +6,26 @@ import {
   formatCurrency,
   formatInvoiceAmount,
   formatMinorUnits,
+  invoiceAmountForSorting,
+  invoiceAmountMinor,
   minorUnitsToDecimal,
   parseAmountForSorting,
+  parseAmountText,
 } from './amount';
 
-describe('parseAmountForSorting (SPEC §5)', () => {
+describe('parseAmountForSorting (SPEC §5, read by the money parser)', () => {
   it.each([
     ['$1299.99', 1299.99],
     ['€ 12,50', 12.5],
     ['12,5 EUR', 12.5],
     ['USD 100', 100],
-    ['1,234.56', 1.234], // only the first comma becomes a dot: the spec's rule, kept as is
+    // Thousands separators are read as such (the spec's "first comma becomes a dot" gave 1.234).
+    ['1,234.56', 1234.56],
+    ['€5,178.43', 5178.43],
+    ['1.234,56 €', 1234.56],
+    ['1 234,56 EUR', 1234.56],
+    ["CHF 1'234.56", 1234.56],
+    ['₹1,23,456.78', 123456.78],
     ['-45.10', -45.1],
     ['abc', 0],
     ['', 0],
@@ -119,36 +128,104 @@ describe('formatMinorUnits', () => {
   });
 });
 
-describe('formatCurrency (SPEC §9: USD default, 0 to 2 fraction digits)', () => {
+describe('formatCurrency (money: USD default, every minor digit of the currency)', () => {
   it.each([
-    [1299, undefined, '$1,299'],
-    [12.5, undefined, '$12.5'],
+    [1299, undefined, '$1,299.00'],
+    [12.5, undefined, '$12.50'],
+    [752.7, 'EUR', '€752.70'],
     [12.345, 'USD', '$12.35'],
-    [0, 'USD', '$0'],
+    [0, 'USD', '$0.00'],
     [99.99, 'EUR', '€99.99'],
-    [1000, 'gbp', '£1,000'],
-    [-5, 'USD', '-$5'],
-    [12.5, '', '$12.5'],
-    [12.5, 'NOTACODE', 'NOTACODE 12.5'],
+    [1000, 'gbp', '£1,000.00'],
+    [5178.43, 'EUR', '€5,178.43'],
+    [1500, 'JPY', '¥1,500'],
+    [-5, 'USD', '-$5.00'],
+    [12.5, '', '$12.50'],
+    [12.5, 'NOTACODE', 'NOTACODE 12.50'],
   ])('%s %s → %s', (amount, currency, expected) => {
     expect(formatCurrency(amount, currency)).toBe(expected);
   });
 });
 
+describe('parseAmountText: amount strings in every number style', () => {
+  it.each([
+    ['€5,178.43', 2, 517843],
+    ['RON 1,875.08', 2, 187508],
+    ['1.234,56 EUR', 2, 123456],
+    ['1 234,56 €', 2, 123456],
+    ['1\u00a0234,56\u00a0€', 2, 123456],
+    ['1\u202f234,56 €', 2, 123456],
+    ["CHF 1'234.56", 2, 123456],
+    ['₹1,23,456.78', 2, 12345678],
+    ['Rs. 12,34,567', 2, 123456700],
+    ['1,234,567.89 USD', 2, 123456789],
+    ['-$1,000.00', 2, -100000],
+    ['(1.000,00) EUR', 2, -100000],
+    ['¥150,000', 0, 150000],
+    ['12.5', 2, 1250],
+    ['1,234.56 Fr.', 2, 123456],
+  ])('%j → %s', (text, decimals, expected) => {
+    expect(parseAmountText(text, decimals)).toBe(expected);
+  });
+
+  it.each([[''], [null], ['N/A'], ['1,2,3'], ['12.34.56,7']])('%j is not an amount', (text) => {
+    expect(parseAmountText(text, 2)).toBeNull();
+  });
+});
+
+describe('invoiceAmountMinor', () => {
+  it('takes the stored exact amount over the string', () => {
+    expect(invoiceAmountMinor({ amount: '€5.18', amount_minor: 517843, currency: 'EUR' })).toEqual({
+      minor: 517843,
+      currency: 'EUR',
+    });
+  });
+
+  it('reads the string with the money parser when no exact amount was stored (USD by default)', () => {
+    expect(invoiceAmountMinor({ amount: '$5,178.43', amount_minor: null, currency: null })).toEqual({
+      minor: 517843,
+      currency: 'USD',
+    });
+    expect(invoiceAmountMinor({ amount: '1.875,08', amount_minor: null, currency: 'ron' })).toEqual({
+      minor: 187508,
+      currency: 'RON',
+    });
+    expect(invoiceAmountMinor({ amount: null, amount_minor: null, currency: 'EUR' })).toBeNull();
+  });
+
+  it('sorts by the exact amount', () => {
+    const list = [
+      { amount: '€999.99', amount_minor: 99999, currency: 'EUR' },
+      { amount: '€5,178.43', amount_minor: 517843, currency: 'EUR' },
+      { amount: '1.234,56', amount_minor: null, currency: 'EUR' },
+      { amount: null, amount_minor: null, currency: null },
+      { amount: '¥150,000', amount_minor: 150000, currency: 'JPY' },
+    ];
+    expect(list.map(invoiceAmountForSorting)).toEqual([999.99, 5178.43, 1234.56, 0, 150000]);
+  });
+});
+
 describe('formatInvoiceAmount', () => {
   it.each([
-    ['1299.5', 'EUR', '€1,299.5'],
-    ['$45.00', null, '$45'],
-    ['12,50', 'EUR', '€12.5'],
-    [42, undefined, '$42'],
-    ['0', 'USD', '$0'],
-    [0, 'USD', '$0'],
-    [null, 'USD', AMOUNT_NOT_DETECTED],
-    [undefined, 'USD', AMOUNT_NOT_DETECTED],
-    ['', 'USD', AMOUNT_NOT_DETECTED],
-    ['N/A', 'USD', AMOUNT_NOT_DETECTED],
-  ])('%j %s → %s', (amount, currency, expected) => {
-    expect(formatInvoiceAmount(amount, currency)).toBe(expected);
+    [{ amount: '€5,178.43', amount_minor: 517843, currency: 'EUR' }, '€5,178.43'],
+    [{ amount: 'RON 1,875.08', amount_minor: 187508, currency: 'RON' }, 'RON 1,875.08'],
+    [{ amount: '€752.70', amount_minor: 75270, currency: 'EUR' }, '€752.70'],
+    [{ amount: '₹1,23,456.78', amount_minor: 12345678, currency: 'INR' }, '₹123,456.78'],
+    // No exact amount stored: the string, read by the money parser in each number style.
+    [{ amount: '$5,178.43', amount_minor: null, currency: null }, '$5,178.43'],
+    [{ amount: '1.234,56 €', amount_minor: null, currency: 'EUR' }, '€1,234.56'],
+    [{ amount: '1 234,56', amount_minor: null, currency: 'EUR' }, '€1,234.56'],
+    [{ amount: "1'234.56", amount_minor: null, currency: 'CHF' }, 'CHF 1,234.56'],
+    [{ amount: '1,23,456.78', amount_minor: null, currency: 'INR' }, '₹123,456.78'],
+    [{ amount: '1299.5', amount_minor: null, currency: 'EUR' }, '€1,299.50'],
+    [{ amount: '$45.00', amount_minor: null, currency: null }, '$45.00'],
+    [{ amount: 42, amount_minor: null, currency: undefined }, '$42.00'],
+    [{ amount: '0', amount_minor: 0, currency: 'USD' }, '$0.00'],
+    [{ amount: null, amount_minor: null, currency: 'USD' }, AMOUNT_NOT_DETECTED],
+    [{ amount: '', amount_minor: null, currency: 'USD' }, AMOUNT_NOT_DETECTED],
+    [{ amount: 'N/A', amount_minor: null, currency: 'USD' }, AMOUNT_NOT_DETECTED],
+  ])('%j → %s', (invoice, expected) => {
+    expect(formatInvoiceAmount(invoice).replace(/\u00a0/g, ' ')).toBe(expected);
   });
 
   it('uses the spec wording', () => {

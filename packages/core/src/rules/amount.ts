@@ -3,13 +3,71 @@
  * parsed straight to integers (no float on the way). The spec's looser rules (sorting, display) sit beside them.
  */
 
-/** SPEC §5: parses an amount for sorting: non-numeric characters are stripped, a comma becomes a dot, and an
- * unparsable value counts as 0. Only the first comma is swapped, as the spec's rule does: '1,234.56' sorts as 1.234. */
+import { parseAmount } from './money-parse';
+
+/**
+ * SPEC §5 amount parsing for sorting, for an amount string with no stored exact amount: what is not part of a number is
+ * stripped and the rest is read by the project's money parser (so '1,234.56', '1.234,56', '1 234,56', "1'234.56" and
+ * '1,23,456.78' all sort by their value; the spec's "swap a comma for a dot" would read '1,234.56' as 1.234).
+ * An unparsable value counts as 0.
+ */
 export function parseAmountForSorting(amount: string | number | null | undefined): number {
   if (typeof amount === 'number') return Number.isFinite(amount) ? amount : 0;
-  if (!amount) return 0;
-  const value = Number.parseFloat(amount.replace(/[^0-9.,-]/g, '').replace(',', '.'));
-  return Number.isFinite(value) ? value : 0;
+  const minor = parseAmountText(amount, 2);
+  return minor === null ? 0 : minor / 100;
+}
+
+/**
+ * Minor units of an amount string as stored or printed ('€5,178.43', '1.234,56 EUR', 'RON 1 875,08'): currency
+ * symbols, codes and words around the number are dropped and the number is read by `parseAmount`; null when there is
+ * no single readable number.
+ */
+export function parseAmountText(text: string | null | undefined, decimals: number): number | null {
+  if (!text) return null;
+  const number = text
+    .replace(/[^\d\s\u00a0\u202f\u2009'’.,()+\-−]/g, ' ')
+    .trim()
+    // A dot or comma left over from an abbreviation before the number ("Rs. 1,234"), and spaces around a sign.
+    .replace(/^[.,]\s*/, '')
+    .replace(/\s+[.,]$/, '')
+    .replace(/^([-−+(])\s+/, '$1');
+  return parseAmount(number, decimals)?.minor ?? null;
+}
+
+/** The fields of an invoice that say what it costs. */
+export interface InvoiceMoney {
+  amount: string | number | null | undefined;
+  amount_minor?: number | null;
+  currency?: string | null;
+}
+
+/**
+ * An invoice's exact amount in minor units of its currency (default USD): the stored `amount_minor`, or, where none was
+ * stored (no currency was found), the amount string read by the money parser. Null when there is no amount.
+ */
+export function invoiceAmountMinor(invoice: InvoiceMoney): { minor: number; currency: string } | null {
+  const currency = (invoice.currency || 'USD').trim().toUpperCase();
+  if (
+    invoice.amount_minor !== null &&
+    invoice.amount_minor !== undefined &&
+    Number.isSafeInteger(invoice.amount_minor)
+  ) {
+    return { minor: invoice.amount_minor, currency };
+  }
+  const { amount } = invoice;
+  if (typeof amount === 'number') {
+    if (!Number.isFinite(amount)) return null;
+    const minor = decimalToMinorUnits(amount.toFixed(currencyDecimals(currency)), currency);
+    return minor === null ? null : { minor, currency };
+  }
+  const minor = parseAmountText(amount, currencyDecimals(currency));
+  return minor === null ? null : { minor, currency };
+}
+
+/** Sorting by price: the exact amount as a number (spec §5: an invoice without one counts as 0). */
+export function invoiceAmountForSorting(invoice: InvoiceMoney): number {
+  const exact = invoiceAmountMinor(invoice);
+  return exact ? exact.minor / 10 ** currencyDecimals(exact.currency) : 0;
 }
 
 /** ISO 4217 minor-unit exponents that are not 2. */
@@ -97,22 +155,19 @@ export function formatMinorUnits(minor: number, currency: string, locale = 'en-U
   }
 }
 
-/** SPEC §9: an invoice amount as currency (default USD) with 0 to 2 fraction digits, e.g. '$1,299' or '$12.5'. */
+/**
+ * A money amount for a person to read: the currency's symbol and all of its minor-unit digits ('€752.70', '$1,299.00',
+ * '¥1,500'), default USD. The spec's "0 to 2 fraction digits" (§9) would print €752.7; money always shows its cents.
+ */
 export function formatCurrency(amount: number, currency = 'USD'): string {
   const code = (currency || 'USD').trim().toUpperCase();
+  const decimals = currencyDecimals(code);
+  const digits = { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
   try {
-    return new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: code,
-      minimumFractionDigits: 0,
-      maximumFractionDigits: 2,
-    }).format(amount);
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: code, ...digits }).format(amount);
   } catch {
     // Not an ISO code Intl knows: show the number with the code in front rather than failing the whole card.
-    const number = new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 }).format(
-      amount,
-    );
-    return `${code} ${number}`;
+    return `${code} ${new Intl.NumberFormat('en-US', digits).format(amount)}`;
   }
 }
 
@@ -120,11 +175,11 @@ export function formatCurrency(amount: number, currency = 'USD'): string {
 export const AMOUNT_NOT_DETECTED = 'Amount not detected / Check attachments';
 
 /**
- * An invoice's amount for its card: the stored amount string (which may carry symbols or commas) parsed as for sorting
- * and formatted as currency; a missing or unparsable amount shows AMOUNT_NOT_DETECTED. A real 0 is shown as '$0'.
+ * An invoice's amount for its card and the dashboard: the stored exact amount (`amount_minor` and currency) with every
+ * minor digit; without one, the amount string read by the money parser; a missing or unreadable amount shows
+ * AMOUNT_NOT_DETECTED. A real 0 is shown as '$0.00'.
  */
-export function formatInvoiceAmount(amount: string | number | null | undefined, currency?: string | null): string {
-  if (amount === null || amount === undefined || amount === '') return AMOUNT_NOT_DETECTED;
-  if (typeof amount === 'string' && !/\d/.test(amount)) return AMOUNT_NOT_DETECTED;
-  return formatCurrency(parseAmountForSorting(amount), currency || 'USD');
+export function formatInvoiceAmount(invoice: InvoiceMoney): string {
+  const exact = invoiceAmountMinor(invoice);
+  return exact ? formatMinorUnits(exact.minor, exact.currency) : AMOUNT_NOT_DETECTED;
 }

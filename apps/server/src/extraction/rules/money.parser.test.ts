@@ -57,4 +57,14 @@ describe('currencies', () => {
     expect(findAmounts('USD 99').map((a) => [a.minor, a.currency])).toEqual([[9900, 'USD']]);
     expect(findAmounts('19-10-2022', { allowIntegers: true })).toEqual([]);
   });
+
+  it('finds amounts of 1,000 and more in every number style, the lakh grouping too', () => {
+    const read = (text: string) => findAmounts(text).map((a) => [a.minor, a.currency]);
+    expect(read('Total 5,178.43 EUR')).toEqual([[517843, 'EUR']]);
+    expect(read('Gesamt 5.178,43 €')).toEqual([[517843, 'EUR']]);
+    expect(read('Total TTC 5 178,43 €')).toEqual([[517843, 'EUR']]);
+    expect(read("Total CHF 5'178.43")).toEqual([[517843, 'CHF']]);
+    expect(read('Grand Total ₹1,23,456.78')).toEqual([[12345678, 'INR']]);
+    expect(read('Total INR 12,34,567.00 due')).toEqual([[123456700, 'INR']]);
+  });
 });

@@ -1,3 +1,4 @@
+import { parseAmount } from '@invoicebox/core/money';
 import { findDates } from './date.parser';
 
 /**
@@ -127,87 +128,12 @@ export interface ParsedAmount {
   currency: string | null;
 }
 
-/**
- * Parses one number as printed ("1.234,56", "1 234,56", "1'234.56", "-12", "(5.00)") into minor units of `decimals`
- * places. Returns null for anything that is not a plain amount. A single separator followed by exactly three digits is
- * read as a thousands separator unless `decimalHint` says otherwise.
- */
-export function parseAmount(
-  input: string,
-  decimals = 2,
-  decimalHint?: '.' | ',',
-): { minor: number; printedDecimals: number; negative: boolean } | null {
-  let s = input.trim();
-  let negative = false;
-  if (/^\(.*\)$/.test(s)) {
-    negative = true;
-    s = s.slice(1, -1).trim();
-  }
-  if (/^[-−–]/.test(s)) {
-    negative = true;
-    s = s.slice(1).trim();
-  } else if (/^\+/.test(s)) s = s.slice(1).trim();
-  if (/[-−]$/.test(s)) {
-    negative = true;
-    s = s.slice(0, -1).trim();
-  }
-  // Grouping spaces (incl. no-break and narrow no-break) and apostrophes.
-  s = s.replace(/[\s\u00a0\u202f\u2009]/g, ' ');
-  if (!/^\d[\d ',.’]*$/.test(s)) return null;
-  if (/\d \d/.test(s) && !/^\d{1,3}( \d{3})+([.,]\d+)?$/.test(s)) return null;
-  s = s.replace(/ /g, '');
-  if (/['’]/.test(s)) {
-    if (!/^\d{1,3}(['’]\d{3})+([.,]\d+)?$/.test(s)) return null;
-    s = s.replace(/['’]/g, '');
-  }
-  const lastDot = s.lastIndexOf('.');
-  const lastComma = s.lastIndexOf(',');
-  let intPart: string;
-  let fracPart = '';
-  if (lastDot >= 0 && lastComma >= 0) {
-    const dec = lastDot > lastComma ? '.' : ',';
-    const group = dec === '.' ? ',' : '.';
-    const [i, f] = [s.slice(0, s.lastIndexOf(dec)), s.slice(s.lastIndexOf(dec) + 1)];
-    if (f.includes(group) || f.includes(dec)) return null;
-    if (!new RegExp(`^\\d{1,3}(\\${group}\\d{3})*$`).test(i)) return null;
-    intPart = i.split(group).join('');
-    fracPart = f;
-  } else if (lastDot >= 0 || lastComma >= 0) {
-    const sep = lastDot >= 0 ? '.' : ',';
-    const parts = s.split(sep);
-    if (parts.length > 2) {
-      if (!new RegExp(`^\\d{1,3}(\\${sep}\\d{3})+$`).test(s)) return null;
-      intPart = parts.join('');
-    } else {
-      const [i, f] = parts as [string, string];
-      const asDecimal = f.length !== 3 || decimalHint === sep || (decimals === 3 && decimalHint !== undefined);
-      if (f.length === 0) return null;
-      if (asDecimal) {
-        intPart = i;
-        fracPart = f;
-      } else {
-        if (i.length > 3 || i.length === 0) {
-          intPart = i;
-          fracPart = f;
-        } else intPart = i + f;
-      }
-    }
-  } else {
-    intPart = s;
-  }
-  if (!/^\d+$/.test(intPart) || !/^\d*$/.test(fracPart)) return null;
-  if (intPart.length > 13) return null;
-  const printedDecimals = fracPart.length;
-  // Round half up to the currency's decimals, on digit strings.
-  const padded = (fracPart + '0'.repeat(decimals + 1)).slice(0, decimals + 1);
-  let minor = Number(intPart) * 10 ** decimals + Number(padded.slice(0, decimals) || '0');
-  if (Number(padded.slice(decimals, decimals + 1)) >= 5 && fracPart.length > decimals) minor += 1;
-  if (!Number.isSafeInteger(minor)) return null;
-  return { minor: negative ? -minor : minor, printedDecimals, negative };
-}
+// The number parser itself lives in @invoicebox/core so that the web app reads a stored amount the same way.
+export { parseAmount };
 
-// A number in any of the four styles, optionally signed; currency symbols/codes around it are read separately.
-const NUMBER_SRC = String.raw`[-−]?\(?\d{1,3}(?:[ \u00a0\u202f'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:-(?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
+// A number in any of the four styles or the lakh grouping (tried first, "1,23,456.78"), optionally signed; currency
+// symbols/codes around it are read separately.
+const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,3})?\)?(?:-(?=\s|$))?|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:-(?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
 const CUR_SRC = String.raw`€|£|\$|₹|¥|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|[A-Z]{3}`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w)`,

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Logo } from '../../components/logo';
 import { Button } from '../../components/ui/button';
+import { ADD_ACCOUNT_MARKER } from '../../features/accounts/components/use-add-account';
 import { redeemCode } from '../../features/auth/api/auth-api';
 import { meQueryKey } from '../../features/auth/api/get-me';
 import { ApiError, api } from '../../lib/api-client';
@@ -22,6 +23,22 @@ export type CallbackState =
 function readCallbackTokens(hash: string) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   return { accessToken: params.get('access_token'), refreshToken: params.get('refresh_token') };
+}
+
+/** Spec §5: the URL carried a refresh token but no access token. */
+export const MISSING_ACCESS_TOKEN = 'Missing Google access token. Please try signing in again.';
+/** Spec §8: the provider sign-in started by '+ Add Gmail Account' came back failed. */
+export const ADD_ACCOUNT_FAILED = 'Failed to add Gmail account. Please try again.';
+
+/** Whether this callback ends an add-account flow (the marker use-add-account sets), read once. */
+function takeAddAccountMarker(): boolean {
+  try {
+    const marked = window.sessionStorage.getItem(ADD_ACCOUNT_MARKER) !== null;
+    window.sessionStorage.removeItem(ADD_ACCOUNT_MARKER);
+    return marked;
+  } catch {
+    return false;
+  }
 }
 
 const POLL_INTERVAL_MS = 1000;
@@ -41,25 +58,42 @@ async function runCallback(
   isCancelled: () => boolean,
 ): Promise<void> {
   const params = new URLSearchParams(search);
+  const addingAccount = takeAddAccountMarker();
   const error = params.get('error');
-  if (error) return setState({ step: 'error', message: error });
+  if (error) {
+    if (addingAccount) toast.error(ADD_ACCOUNT_FAILED);
+    return setState({ step: 'error', message: error });
+  }
   const code = params.get('code');
   if (!code) {
     const { accessToken, refreshToken } = readCallbackTokens(hash);
-    if (!accessToken) return setState({ step: 'error', message: 'No OAuth tokens found in callback URL...' });
+    if (!accessToken && !refreshToken) {
+      return setState({ step: 'error', message: 'No OAuth tokens found in callback URL...' });
+    }
+    if (!accessToken) return setState({ step: 'error', message: MISSING_ACCESS_TOKEN });
     if (!refreshToken) {
       return setState({
         step: 'error',
         message: 'Missing Google refresh token. This means the OAuth flow is not requesting offline access...',
       });
     }
+    // Tokens in the URL are never accepted: the server runs the sign-in and hands over a one-time code instead.
     return setState({ step: 'error', message: 'No authentication session found. Please try signing in again.' });
   }
+  let session: Awaited<ReturnType<typeof redeemCode>>;
   try {
-    await acceptSession(await redeemCode(code), verifyIdentityToken);
+    session = await redeemCode(code);
   } catch (e) {
     toast.error('Could not authenticate with backend');
+    if (addingAccount) toast.error(ADD_ACCOUNT_FAILED);
     return setState({ step: 'error', message: `Backend authentication failed: ${(e as Error).message}` });
+  }
+  try {
+    await acceptSession(session, verifyIdentityToken);
+  } catch (e) {
+    // The server's answer did not verify (its signature, its shape) or could not be stored in this browser.
+    if (addingAccount) toast.error(ADD_ACCOUNT_FAILED);
+    return setState({ step: 'error', message: `Failed to set session: ${(e as Error).message}` });
   }
   toast.success('Successfully connected to backend with OAuth tokens');
   await onSignedIn();

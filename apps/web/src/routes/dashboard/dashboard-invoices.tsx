@@ -4,11 +4,12 @@ import {
   formatInvoiceAmount,
   formatPercentChange,
   formatShortUsDate,
-  parseAmountForSorting,
+  type InvoiceStats,
+  invoiceAmountForSorting,
   trendDirection,
 } from '@invoicebox/core';
 import { FileText, TrendingDown, TrendingUp } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../components/ui/badge';
 import { Button, buttonClasses } from '../../components/ui/button';
@@ -17,19 +18,62 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { useBankSummary } from '../../features/bank/api/bank-api';
 import { useInvoiceStats, useInvoices } from '../../features/invoices/api/invoices-api';
 
+/**
+ * Total Amount in every currency, never summed across them: the main currency (the one most invoices use) first; the
+ * others behind a "+ N currencies" button that lists each on its own line.
+ */
+function TotalAmount({ stats }: { stats: InvoiceStats }) {
+  const [open, setOpen] = useState(false);
+  const others = stats.by_currency.length - 1;
+  return (
+    <>
+      <CardTitle className="text-2xl">{formatCurrency(stats.total_amount, stats.currency)}</CardTitle>
+      {others > 0 ? (
+        <div className="text-sm text-slate-500">
+          <button
+            type="button"
+            className="font-medium text-indigo-600 hover:underline"
+            aria-expanded={open}
+            aria-controls="total-amount-currencies"
+            onClick={() => setOpen(!open)}
+          >
+            {open ? 'Hide currencies' : `+ ${others} ${others === 1 ? 'currency' : 'currencies'}`}
+          </button>
+          {open ? (
+            <ul id="total-amount-currencies" aria-label="Total amount per currency" className="mt-1 space-y-0.5">
+              {stats.by_currency.map((c) => (
+                <li key={c.currency} className="flex justify-between gap-2">
+                  <span className="font-medium text-slate-700">{formatCurrency(c.total_amount, c.currency)}</span>
+                  <span>
+                    {c.invoices} {c.invoices === 1 ? 'invoice' : 'invoices'}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 /** Spec §2 Dashboard: the four stat cards. */
 export function StatCards() {
   const stats = useInvoiceStats();
   const s = stats.data;
   const bank = useBankSummary();
   const trend = s ? trendDirection(s.this_month_amount, s.last_month_amount) : 'flat';
-  const cards = [
+  const several = (s?.by_currency.length ?? 0) > 1;
+  const cards: Array<{ title: string; value: ReactNode; note?: string }> = [
     { title: 'Total Invoices', value: s ? String(s.total_invoices) : '–' },
-    { title: 'Total Amount', value: s ? formatCurrency(s.total_amount, s.currency) : '–' },
+    { title: 'Total Amount', value: s ? <TotalAmount stats={s} /> : '–' },
     {
       title: 'This Month',
       value: s ? formatCurrency(s.this_month_amount, s.currency) : '–',
-      note: s ? `${formatPercentChange(s.this_month_amount, s.last_month_amount)} vs last month` : undefined,
+      // With several currencies the month compares the main one only: say which.
+      note: s
+        ? `${formatPercentChange(s.this_month_amount, s.last_month_amount)} vs last month${several ? ` (${s.currency})` : ''}`
+        : undefined,
     },
     { title: 'Bank Statements', value: bank.data ? String(bank.data.total_statements) : '–' },
   ];
@@ -39,7 +83,7 @@ export function StatCards() {
         <Card key={card.title}>
           <CardHeader>
             <CardDescription>{card.title}</CardDescription>
-            <CardTitle className="text-2xl">{card.value}</CardTitle>
+            {typeof card.value === 'string' ? <CardTitle className="text-2xl">{card.value}</CardTitle> : card.value}
             {card.note ? (
               <p className="flex items-center gap-1 text-sm text-slate-500">
                 {trend === 'up' ? <TrendingUp className="h-4 w-4 text-emerald-600" aria-label="up" /> : null}
@@ -54,7 +98,7 @@ export function StatCards() {
   );
 }
 
-/** Recent Invoices: 10, sortable by price or date, descending or ascending (spec §5 amount parsing). */
+/** Recent Invoices: 10, sortable by price (the exact amount; spec §5 parsing only without one) or date. */
 export function RecentInvoices() {
   const invoices = useInvoices({ hasAttachments: true, page: 1, limit: 10 });
   const [by, setBy] = useState<'date' | 'price'>('date');
@@ -62,7 +106,7 @@ export function RecentInvoices() {
   const sorted = useMemo(() => {
     const list = [...(invoices.data?.invoices ?? [])];
     const key = (i: (typeof list)[number]) =>
-      by === 'price' ? parseAmountForSorting(i.amount) : Date.parse(i.invoice_date ?? '') || 0;
+      by === 'price' ? invoiceAmountForSorting(i) : Date.parse(i.invoice_date ?? '') || 0;
     list.sort((a, b) => (dir === 'desc' ? key(b) - key(a) : key(a) - key(b)));
     return list;
   }, [invoices.data, by, dir]);
@@ -106,7 +150,7 @@ export function RecentInvoices() {
                       {invoice.email} · {formatShortUsDate(invoice.invoice_date)}
                     </p>
                   </div>
-                  <span className="text-sm font-medium">{formatInvoiceAmount(invoice.amount, invoice.currency)}</span>
+                  <span className="text-sm font-medium">{formatInvoiceAmount(invoice)}</span>
                   <Badge
                     variant={
                       status.badge === 'destructive'

@@ -1,5 +1,6 @@
-import type { BankStatement } from '@invoicebox/core';
+import type { BankStatement, Invoice, InvoiceStats } from '@invoicebox/core';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderAt } from '../../test/render';
 import { DashboardRoute } from './dashboard';
@@ -75,5 +76,163 @@ describe('Dashboard bank statements (spec §2)', () => {
     serve([], 0);
     renderAt(<DashboardRoute />, '/dashboard');
     expect(await screen.findByText('No bank statements uploaded yet')).toBeInTheDocument();
+  });
+});
+
+const invoice = (n: number, amount: string | null, amountMinor: number | null, currency: string | null): Invoice => ({
+  id: `22222222-2222-4222-8222-00000000000${n}`,
+  vendor: `Vendor ${n}`,
+  email: `billing${n}@vendor.example`,
+  amount,
+  amount_minor: amountMinor,
+  currency,
+  invoice_date: `2026-02-0${n}`,
+  invoice_number: null,
+  status: 'pending',
+  drive_file_id: null,
+  category: 'Invoice',
+  details: null,
+  frequency: 'One-time',
+  drive_error: null,
+  attachments: [],
+});
+
+// Amounts of 1,000 and more as each number style stores them; the stored exact amount is what is shown.
+const INVOICES = [
+  invoice(1, '€5,178.43', 517843, 'EUR'),
+  invoice(2, 'RON 1,875.08', 187508, 'RON'),
+  invoice(3, '€752.70', 75270, 'EUR'),
+  invoice(4, '1.234,56 €', null, 'EUR'),
+  invoice(5, "CHF 1'234.50", null, 'CHF'),
+  invoice(6, '₹1,23,456.78', 12345678, 'INR'),
+  invoice(7, '1 500,00', null, 'PLN'),
+];
+
+const STATS: InvoiceStats = {
+  total_invoices: 57,
+  total_amount: 12345.6,
+  this_month_amount: 5178.43,
+  last_month_amount: 1000,
+  currency: 'EUR',
+  by_currency: [
+    { currency: 'EUR', invoices: 31, total_amount: 12345.6, this_month_amount: 5178.43, last_month_amount: 1000 },
+    { currency: 'RON', invoices: 20, total_amount: 1875.08, this_month_amount: 0, last_month_amount: 0 },
+    { currency: 'USD', invoices: 4, total_amount: 4110.5, this_month_amount: 0, last_month_amount: 0 },
+    { currency: 'INR', invoices: 2, total_amount: 123456.78, this_month_amount: 0, last_month_amount: 0 },
+  ],
+  by_month: [],
+};
+
+/** YYYY-MM of the month `back` months before this one (the dashboard's 12 months are the local calendar's). */
+const monthBack = (back: number) => {
+  const now = new Date();
+  const d = new Date(now.getFullYear(), now.getMonth() - back, 1);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+};
+
+function serveInvoices(stats: InvoiceStats) {
+  const server = mockFetch((url) => {
+    if (url.pathname === '/api/v1/invoices') return { body: { invoices: INVOICES, total: 57, total_emails: 150 } };
+    if (url.pathname === '/api/v1/invoices/stats') return { body: stats };
+    if (url.pathname === '/api/v1/bank-statements') return { body: { statements: [], total: 0 } };
+    return undefined;
+  });
+  vi.stubGlobal('fetch', server.fn);
+}
+
+const nbsp = (text: string | null) => (text ?? '').replace(/\u00a0/g, ' ');
+
+describe('Dashboard amounts of 1,000 and more', () => {
+  it('lists each recent invoice with its exact amount and two fraction digits, in every number style', async () => {
+    serveInvoices(STATS);
+    renderAt(<DashboardRoute />, '/dashboard');
+    const item = async (vendor: string) => (await screen.findByText(vendor)).closest('li');
+    expect(nbsp((await item('Vendor 1'))!.textContent)).toContain('€5,178.43');
+    expect(nbsp((await item('Vendor 2'))!.textContent)).toContain('RON 1,875.08');
+    expect(nbsp((await item('Vendor 3'))!.textContent)).toContain('€752.70');
+    expect(nbsp((await item('Vendor 4'))!.textContent)).toContain('€1,234.56');
+    expect(nbsp((await item('Vendor 5'))!.textContent)).toContain('CHF 1,234.50');
+    expect(nbsp((await item('Vendor 6'))!.textContent)).toContain('₹123,456.78');
+    expect(nbsp((await item('Vendor 7'))!.textContent)).toContain('PLN 1,500.00');
+  });
+
+  it('sorts by price on the exact amount', async () => {
+    serveInvoices(STATS);
+    renderAt(<DashboardRoute />, '/dashboard');
+    await screen.findByText('Vendor 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Date' }));
+    const vendors = () =>
+      within(screen.getByText('Vendor 1').closest('ul')!)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('p')?.textContent);
+    expect(vendors()).toEqual(['Vendor 6', 'Vendor 1', 'Vendor 2', 'Vendor 7', 'Vendor 4', 'Vendor 5', 'Vendor 3']);
+    await userEvent.click(screen.getByRole('button', { name: 'Desc' }));
+    expect(vendors()[0]).toBe('Vendor 3');
+  });
+
+  it('shows Total Amount in the main currency and every other currency on its own line, never summed', async () => {
+    serveInvoices(STATS);
+    renderAt(<DashboardRoute />, '/dashboard');
+    const card = (await screen.findByText('Total Amount', { selector: 'p' })).parentElement!;
+    expect(nbsp((await within(card).findByRole('heading', { name: /12,345/ })).textContent)).toBe('€12,345.60');
+    await userEvent.click(within(card).getByRole('button', { name: '+ 3 currencies' }));
+    const lines = within(within(card).getByRole('list', { name: 'Total amount per currency' })).getAllByRole(
+      'listitem',
+    );
+    expect(lines.map((l) => nbsp(l.textContent))).toEqual([
+      '€12,345.6031 invoices',
+      'RON 1,875.0820 invoices',
+      '$4,110.504 invoices',
+      '₹123,456.782 invoices',
+    ]);
+    expect(within(card).getByRole('button', { name: 'Hide currencies' })).toHaveAttribute('aria-expanded', 'true');
+    const month = screen.getByText('This Month', { selector: 'p' }).parentElement!;
+    expect(nbsp(month.textContent)).toContain('€5,178.43');
+    expect(month.textContent).toContain('vs last month (EUR)');
+  });
+
+  it('has no currency button when every invoice is in one currency', async () => {
+    serveInvoices({ ...STATS, by_currency: STATS.by_currency.slice(0, 1), total_invoices: 31 });
+    renderAt(<DashboardRoute />, '/dashboard');
+    const card = (await screen.findByText('Total Amount', { selector: 'p' })).parentElement!;
+    expect(nbsp((await within(card).findByRole('heading', { name: /12,345/ })).textContent)).toBe('€12,345.60');
+    expect(within(card).queryByRole('button')).toBeNull();
+  });
+});
+
+describe('Dashboard month trend', () => {
+  const trend: InvoiceStats = {
+    ...STATS,
+    by_month: [
+      { month: monthBack(0), currency: 'EUR', invoices: 3, total_amount: 5178.43 },
+      { month: monthBack(0), currency: 'RON', invoices: 1, total_amount: 1875.08 },
+      { month: monthBack(2), currency: 'EUR', invoices: 2, total_amount: 1000 },
+    ],
+  };
+
+  it('shows invoices and amount per month for 12 months, in one currency at a time, the main one first', async () => {
+    serveInvoices(trend);
+    renderAt(<DashboardRoute />, '/dashboard');
+    const table = await screen.findByRole('table', { name: 'Invoices and amount per month in EUR' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(12);
+    expect(nbsp(rows[11]!.textContent)).toBe(`${monthBack(0)}3€5,178.43`);
+    expect(nbsp(rows[10]!.textContent)).toBe(`${monthBack(1)}0€0.00`);
+    expect(nbsp(rows[9]!.textContent)).toBe(`${monthBack(2)}2€1,000.00`);
+    expect(nbsp(rows[0]!.textContent)).toBe(`${monthBack(11)}0€0.00`);
+    // The chart itself is drawn (an SVG), hidden from screen readers in favour of the table.
+    expect(document.querySelector('.recharts-surface')).not.toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'RON' }));
+    const ron = screen.getByRole('table', { name: 'Invoices and amount per month in RON' });
+    expect(nbsp(within(ron).getAllByRole('row')[12]!.textContent)).toBe(`${monthBack(0)}1RON 1,875.08`);
+    expect(screen.getByRole('button', { name: 'RON' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('shows no trend before there are invoices with dates in the last 12 months', async () => {
+    serveInvoices(STATS);
+    renderAt(<DashboardRoute />, '/dashboard');
+    await screen.findByText('Vendor 1');
+    expect(screen.queryByText('Month Trend')).toBeNull();
   });
 });

@@ -1,10 +1,14 @@
 import { History, Landmark, type LucideIcon, RefreshCw } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { BankStatementsCard } from './dashboard-bank';
 import { RecentInvoices, StatCards } from './dashboard-invoices';
+
+// The chart library is large and only this screen draws a chart: it loads with the dashboard, not with the app.
+const MonthTrend = lazy(() => import('./month-trend').then((m) => ({ default: m.MonthTrend })));
 
 const QUICK_ACTIONS: ReadonlyArray<{ to: string; label: string; icon: LucideIcon }> = [
   { to: '/invoice-analysis', label: 'Sync Gmail Invoices', icon: RefreshCw },
@@ -18,6 +22,9 @@ export function DashboardRoute() {
     <>
       <PageHeader title="Dashboard" description="An overview of your invoices and bank statements." />
       <StatCards />
+      <Suspense fallback={null}>
+        <MonthTrend />
+      </Suspense>
       <Card className="mb-6">
         <CardHeader>
           <CardTitle>Quick Actions</CardTitle>

@@ -1,6 +1,8 @@
-import { Lock, Mail, ShieldCheck, Sparkles } from 'lucide-react';
+import { CheckCircle2, Lock, Mail, ShieldCheck, Sparkles } from 'lucide-react';
+import { useLocation } from 'react-router';
 import { Logo } from '../../components/logo';
 import { Button } from '../../components/ui/button';
+import { SIGNED_OUT_NOTICE } from '../../features/auth/api/logout';
 import { SignInPanel } from '../../features/auth/components/sign-in-panel';
 import { BeforeAfter } from './before-after';
 import { FeatureCards } from './feature-cards';
@@ -12,6 +14,8 @@ const PANEL_ID = 'sign-in';
  * to the sign-in card (a provider such as Google when configured, and the local owner account).
  */
 export function SignInScreen() {
+  // Log Out lands here with this state: say that it worked.
+  const loggedOut = (useLocation().state as { loggedOut?: boolean } | null)?.loggedOut === true;
   const connect = () => {
     const panel = document.getElementById(PANEL_ID);
     panel?.scrollIntoView({ behavior: 'smooth', block: 'center' });
@@ -27,6 +31,15 @@ export function SignInScreen() {
         </Button>
       </header>
       <main>
+        {loggedOut ? (
+          <p
+            role="status"
+            className="mx-auto flex max-w-md items-center justify-center gap-2 rounded-lg bg-emerald-50 px-4 py-2 text-sm font-medium text-emerald-800"
+          >
+            <CheckCircle2 className="h-4 w-4" aria-hidden="true" />
+            {SIGNED_OUT_NOTICE}
+          </p>
+        ) : null}
         <section className="mx-auto max-w-4xl px-6 pt-12 pb-16 text-center sm:pt-20">
           <p className="inline-flex items-center gap-2 rounded-full bg-indigo-100 px-3 py-1 text-sm font-medium text-indigo-700">
             <Sparkles className="h-4 w-4" aria-hidden="true" />

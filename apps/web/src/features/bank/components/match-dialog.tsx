@@ -80,7 +80,7 @@ export function MatchDialog({ transaction, onPick, onClose, pending }: MatchDial
                       .join(' · ')}
                   </span>
                 </span>
-                <span className="font-medium">{formatInvoiceAmount(invoice.amount, invoice.currency)}</span>
+                <span className="font-medium">{formatInvoiceAmount(invoice)}</span>
               </button>
             </li>
           ))}

@@ -23,8 +23,35 @@ const INVOICE: Invoice = {
   details: 'Your invoice March',
   frequency: 'Monthly',
   drive_error: null,
-  attachments: [{ id: '0', filename: 'invoice.pdf', size: 2048, mimeType: 'application/pdf' }],
+  attachments: [
+    {
+      id: '0',
+      filename: 'invoice.pdf',
+      size: 2048,
+      mimeType: 'application/pdf',
+      url: '/api/v1/invoices/6f1c2b9e-8a4d-4c1e-9b7a-2d3e4f5a6b7c/attachments/0',
+    },
+  ],
 };
+
+/** A fetch stand-in that serves file bytes (the JSON stand-in has no blob()). */
+function serveFiles(files: Record<string, string>) {
+  const calls: string[] = [];
+  const fn = async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://localhost');
+    calls.push(url.pathname);
+    const body = files[url.pathname];
+    if (body === undefined) return { ok: false, status: 404, text: async () => '{"error":"Not found"}' } as Response;
+    return {
+      ok: true,
+      status: 200,
+      headers: new Headers({ 'content-disposition': 'attachment; filename="invoice.pdf"' }),
+      blob: async () => new Blob([body]),
+      text: async () => body,
+    } as unknown as Response;
+  };
+  return { fn, calls };
+}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -110,6 +137,67 @@ describe('InvoiceCard', () => {
     );
     expect(screen.getByText('Missing')).toBeInTheDocument();
     expect(screen.getByText('Not filed in the drive: The file is missing from storage')).toBeInTheDocument();
+  });
+
+  it.each([
+    // The stored exact amount, whatever the amount string says (it once read '€5,178.43' as €5.18).
+    [{ amount: '€5,178.43', amount_minor: 517_843, currency: 'EUR' }, '€5,178.43'],
+    [{ amount: 'RON 1,875.08', amount_minor: 187_508, currency: 'RON' }, 'RON 1,875.08'],
+    [{ amount: '€752.70', amount_minor: 75_270, currency: 'EUR' }, '€752.70'],
+    [{ amount: '₹1,23,456.78', amount_minor: 12_345_678, currency: 'INR' }, '₹123,456.78'],
+    // No exact amount stored: the string read by the money parser, in each number style.
+    [{ amount: '$5,178.43', amount_minor: null, currency: null }, '$5,178.43'],
+    [{ amount: '1.234,56 €', amount_minor: null, currency: 'EUR' }, '€1,234.56'],
+    [{ amount: '1 234,56 zł', amount_minor: null, currency: 'PLN' }, 'PLN 1,234.56'],
+    [{ amount: "CHF 1'234.56", amount_minor: null, currency: 'CHF' }, 'CHF 1,234.56'],
+    [{ amount: '1,23,456.78', amount_minor: null, currency: 'INR' }, '₹123,456.78'],
+  ])('shows %j as %s', (money, shown) => {
+    render(<InvoiceCard invoice={{ ...INVOICE, ...money }} />);
+    expect(
+      screen.getByText((_, el) => el?.tagName === 'P' && el.textContent?.replace(/\u00a0/g, ' ') === shown),
+    ).toBeInTheDocument();
+  });
+
+  it('View fetches each previewable file only at the click and shows it in the popup; others get a note', async () => {
+    const files = serveFiles({ [`/api/v1/invoices/${INVOICE.id}/attachments/0`]: '%PDF-1.4 bytes' });
+    vi.stubGlobal('fetch', files.fn);
+    const popup = document.implementation.createHTMLDocument('popup');
+    vi.spyOn(window, 'open').mockReturnValue({ document: popup } as unknown as Window);
+    const invoice = {
+      ...INVOICE,
+      attachments: [
+        ...INVOICE.attachments,
+        {
+          id: '1',
+          filename: 'terms.html',
+          size: 10,
+          mimeType: 'text/html',
+          url: `/api/v1/invoices/${INVOICE.id}/attachments/1`,
+        },
+      ],
+    };
+    render(<InvoiceCard invoice={invoice} />);
+    expect(files.calls).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: 'View' }));
+    await waitFor(() => expect(popup.querySelector('iframe')).not.toBeNull());
+    const src = popup.querySelector('iframe')!.getAttribute('src')!;
+    expect(src.startsWith('data:application/pdf;base64,')).toBe(true);
+    expect(atob(src.split(',')[1]!)).toBe('%PDF-1.4 bytes');
+    expect(popup.body.textContent).toContain('No preview for this file; use Download.');
+    // Only the PDF was fetched: the HTML file is never loaded for a preview.
+    expect(files.calls).toEqual([`/api/v1/invoices/${INVOICE.id}/attachments/0`]);
+  });
+
+  it('Download fetches each file from its download route at the click', async () => {
+    const files = serveFiles({ [`/api/v1/invoices/${INVOICE.id}/attachments/0`]: '%PDF-1.4 bytes' });
+    vi.stubGlobal('fetch', files.fn);
+    const created = vi.fn(() => 'blob:x');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    render(<InvoiceCard invoice={INVOICE} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(files.calls).toEqual([`/api/v1/invoices/${INVOICE.id}/attachments/0`]);
   });
 
   it('says the amount was not found', () => {

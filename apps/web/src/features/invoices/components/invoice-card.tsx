@@ -11,12 +11,32 @@ import { toast } from 'sonner';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
-import { apiDownload } from '../../../lib/api-client';
+import { apiBlob, apiDownload } from '../../../lib/api-client';
 import { getDriveLink } from '../api/invoices-api';
 
-const dataUrl = (a: Invoice['attachments'][number]) => `data:${a.mimeType};base64,${a.data ?? ''}`;
+type Attachment = Invoice['attachments'][number];
 
-/** Spec §2 View: every attachment in a popup window sized at 75% of the screen. */
+/** The API path of an attachment's bytes (its `url` without the /api/v1 the client adds). */
+const attachmentPath = (invoice: Invoice, a: Attachment) => `/invoices/${invoice.id}/attachments/${a.id}`;
+
+/** Spec §5: only images and PDFs are previewed; anything else is offered for download, never rendered. */
+const previewable = (a: Attachment) => isPreviewableDataUrl(`data:${a.mimeType.toLowerCase()};base64,`);
+
+/** The bytes as a data: URL of the attachment's own type (a data: frame has no origin of ours, as before). */
+async function dataUrlOf(blob: Blob, mimeType: string): Promise<string> {
+  const typed = new Blob([blob], { type: mimeType });
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('Could not read the file'));
+    reader.readAsDataURL(typed);
+  });
+}
+
+/**
+ * Spec §2 View: every attachment in a popup window sized at 75% of the screen. The window opens at the click (a popup
+ * opened after an await is blocked); each previewable file's bytes are fetched then, not with the list.
+ */
 function viewAttachments(invoice: Invoice) {
   const width = Math.round(window.screen.width * 0.75);
   const height = Math.round(window.screen.height * 0.75);
@@ -25,37 +45,40 @@ function viewAttachments(invoice: Invoice) {
   const doc = popup.document;
   doc.title = invoice.vendor ?? 'Attachments';
   for (const a of invoice.attachments) {
-    const url = dataUrl(a);
     const heading = doc.createElement('h3');
     heading.textContent = a.filename;
-    doc.body.append(heading);
-    if (a.data && isPreviewableDataUrl(url)) {
-      const frame = doc.createElement(a.mimeType.startsWith('image/') ? 'img' : 'iframe');
-      frame.setAttribute('src', url);
-      // Through CSSOM: the popup inherits the app's CSP, which refuses style attributes.
-      Object.assign(frame.style, { width: '100%', height: '80vh', border: '0' });
-      doc.body.append(frame);
-    } else {
+    const slot = doc.createElement('div');
+    doc.body.append(heading, slot);
+    const say = (text: string) => {
       const p = doc.createElement('p');
-      p.textContent = 'No preview for this file; use Download.';
-      doc.body.append(p);
+      p.textContent = text;
+      slot.replaceChildren(p);
+    };
+    if (!previewable(a)) {
+      say('No preview for this file; use Download.');
+      continue;
     }
+    say('Loading…');
+    void apiBlob(attachmentPath(invoice, a))
+      .then((blob) => dataUrlOf(blob, a.mimeType))
+      .then((url) => {
+        const frame = doc.createElement(a.mimeType.toLowerCase().startsWith('image/') ? 'img' : 'iframe');
+        frame.setAttribute('src', url);
+        frame.setAttribute('title', a.filename);
+        // Through CSSOM: the popup inherits the app's CSP, which refuses style attributes.
+        Object.assign(frame.style, { width: '100%', height: '80vh', border: '0' });
+        slot.replaceChildren(frame);
+      })
+      .catch(() => say('Could not load this file; use Download.'));
   }
 }
 
-/** Spec §2 Download: each attachment saved from its base64 data (files too large to inline, from the API). */
+/** Spec §2 Download: each attachment saved, its bytes fetched from the API at the click. */
 function download(invoice: Invoice) {
   for (const a of invoice.attachments) {
-    if (!a.data) {
-      void apiDownload(`/invoices/${invoice.id}/attachments/${a.id}`, { fallbackName: a.filename }).catch(() =>
-        toast.error(`Could not download ${a.filename}`),
-      );
-      continue;
-    }
-    const link = document.createElement('a');
-    link.href = dataUrl(a);
-    link.download = a.filename;
-    link.click();
+    void apiDownload(attachmentPath(invoice, a), { fallbackName: a.filename }).catch(() =>
+      toast.error(`Could not download ${a.filename}`),
+    );
   }
 }
 
@@ -87,7 +110,7 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
             <p className="truncate text-sm text-slate-500">{invoice.email}</p>
           </div>
           <div className="text-right">
-            <p className="font-semibold text-slate-900">{formatInvoiceAmount(invoice.amount, invoice.currency)}</p>
+            <p className="font-semibold text-slate-900">{formatInvoiceAmount(invoice)}</p>
             <p className="text-sm text-slate-500">{formatShortUsDate(invoice.invoice_date)}</p>
           </div>
         </div>
