@@ -8,6 +8,7 @@ export const JOB_TYPES = [
   'bank_statement_analysis',
   'token_refresh',
   'mail_import',
+  'document_upload',
   'forwarding',
   'noop',
 ] as const;
