@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { UploadFileResult } from '@invoicebox/core';
+import { displayName } from './document-kind';
 import type { AddedFile, UploadsService } from './uploads.service';
 
 /** Sub-folders of the inbox: finished files, refused files, and files one process has claimed. */
@@ -177,15 +178,7 @@ export class InboxFolder {
  * dots or `..`, bounded. The result always stays inside the folder it is joined to.
  */
 export function safeBaseName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/^\.+/, '')
-    .trim();
-  const bounded = Buffer.from(clean)
-    .subarray(0, 150)
-    .toString('utf8')
-    .replace(/\uFFFD+$/, '');
-  return bounded && bounded !== '.' && bounded !== '..' ? bounded : 'file';
+  const clean = displayName(name).replace(/^\.+/, '').trim();
+  const bounded = Buffer.from(clean).subarray(0, 150).toString('utf8').replace(/\uFFFD+$/, '');
+  return bounded || 'file';
 }
