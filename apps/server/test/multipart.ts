@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
 /** A multipart/form-data body of file parts, for `app.inject` (and the bench). */
-export function multipartBody(
-  files: Array<{ name: string; content: Buffer; type?: string; field?: string }>,
-): { payload: Buffer; headers: Record<string, string> } {
+export function multipartBody(files: Array<{ name: string; content: Buffer; type?: string; field?: string }>): {
+  payload: Buffer;
+  headers: Record<string, string>;
+} {
   const boundary = `----invoicebox-${randomUUID()}`;
   const parts: Buffer[] = [];
   for (const file of files) {

@@ -179,6 +179,9 @@ export class InboxFolder {
  */
 export function safeBaseName(name: string): string {
   const clean = displayName(name).replace(/^\.+/, '').trim();
-  const bounded = Buffer.from(clean).subarray(0, 150).toString('utf8').replace(/\uFFFD+$/, '');
+  const bounded = Buffer.from(clean)
+    .subarray(0, 150)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
   return bounded || 'file';
 }

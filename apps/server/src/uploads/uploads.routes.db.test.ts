@@ -116,11 +116,16 @@ describe('POST /invoices/upload', () => {
     expect(row!.accountIds).toEqual([body.account_id]);
 
     // The Uploads source: a source of the scope (the current one, being the only one), never the primary.
-    const accounts = (
-      await app.inject({ url: '/api/v1/gmail/accounts', headers: bearer(token) })
-    ).json() as { accounts: Array<{ userId: string; provider: string; displayName: string; isPrimary: boolean }> };
+    const accounts = (await app.inject({ url: '/api/v1/gmail/accounts', headers: bearer(token) })).json() as {
+      accounts: Array<{ userId: string; provider: string; displayName: string; isPrimary: boolean }>;
+    };
     expect(accounts.accounts).toEqual([
-      expect.objectContaining({ userId: body.account_id, provider: 'upload', displayName: 'Uploads', isPrimary: false }),
+      expect.objectContaining({
+        userId: body.account_id,
+        provider: 'upload',
+        displayName: 'Uploads',
+        isPrimary: false,
+      }),
     ]);
     const listed = (await app.inject({ url: '/api/v1/invoices?limit=50', headers: bearer(token) })).json() as {
       invoices: Array<{ id: string }>;
