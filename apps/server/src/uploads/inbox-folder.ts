@@ -45,9 +45,6 @@ export class InboxFolder {
   ) {}
 
   async start(): Promise<void> {
-    for (const sub of [DONE, FAILED, CLAIMED]) {
-      await fs.mkdir(path.join(this.options.dir, sub), { recursive: true, mode: 0o700 });
-    }
     this.stopped = false;
     const tick = () => {
       if (this.stopped) return;
@@ -73,6 +70,8 @@ export class InboxFolder {
    */
   async pass(): Promise<UploadFileResult[]> {
     const dir = this.options.dir;
+    // Made at each pass: the folder may have been emptied or mounted since.
+    for (const sub of [DONE, FAILED, CLAIMED]) await fs.mkdir(path.join(dir, sub), { recursive: true, mode: 0o700 });
     await this.reclaimStale();
     const entries = await fs.readdir(dir, { withFileTypes: true });
     const ready: Array<{ name: string; claimed: string; size: number }> = [];

@@ -51,7 +51,8 @@ export function UploadDropZone() {
       file,
       line: { key: `${Date.now()}-${i}-${file.name}`, name: file.name, state: 'waiting' as const },
     }));
-    setLines((all) => [...queued.map((q) => q.line), ...all.filter((l) => l.state !== 'done')]);
+    // Newest first; the lines of earlier picks stay (up to 30) so their results remain readable.
+    setLines((all) => [...queued.map((q) => q.line), ...all].slice(0, Math.max(30, queued.length)));
     let next = 0;
     const lane = async () => {
       while (next < queued.length) {
@@ -85,7 +86,7 @@ export function UploadDropZone() {
   };
 
   return (
-    <Card className="mt-6" aria-labelledby={ids.title}>
+    <Card className="mt-6" role="region" aria-labelledby={ids.title}>
       <CardHeader>
         <CardTitle id={ids.title}>Add documents</CardTitle>
         <CardDescription id={ids.help}>
