@@ -5,6 +5,7 @@ import { type DragEvent, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { ApiError, apiUpload } from '../../lib/api-client';
+import { useAccounts } from '../accounts/api/accounts-api';
 
 /** What the file pickers offer: documents, photos, e-invoice XML and saved mails. */
 export const UPLOAD_ACCEPT =
@@ -40,6 +41,15 @@ export function UploadDropZone() {
   const camera = useRef<HTMLInputElement>(null);
   const ids = { title: useId(), help: useId(), files: useId(), camera: useId() };
   const busy = lines.some((l) => l.state !== 'done');
+  // Added documents belong to the Uploads source: say so when the account scope does not show it.
+  const session = useAccounts().data?.session;
+  const uploadsSource = session?.connectedAccounts.find((a) => a.provider === 'upload');
+  const uploadsShown =
+    !uploadsSource ||
+    session?.selectedScope === 'all' ||
+    (session?.selectedScope === 'custom' && session.selectedUserIds.includes(uploadsSource.userId)) ||
+    (session?.selectedScope === 'current' && session.activeUserId === uploadsSource.userId);
+  const added = lines.some((l) => l.result && l.result.status !== 'failed');
 
   const update = (key: string, patch: Partial<Line>) =>
     setLines((all) => all.map((l) => (l.key === key ? { ...l, ...patch } : l)));
@@ -119,6 +129,7 @@ export function UploadDropZone() {
               Take a photo
             </Button>
           </div>
+          {/* The pickers themselves are reached through the buttons above (hidden from the accessibility tree). */}
           <input
             id={ids.files}
             ref={files}
@@ -127,7 +138,7 @@ export function UploadDropZone() {
             accept={UPLOAD_ACCEPT}
             className="sr-only"
             tabIndex={-1}
-            aria-label="Choose files to add"
+            aria-hidden="true"
             data-testid="upload-input"
             onChange={(event) => {
               void add(event.currentTarget.files);
@@ -142,7 +153,7 @@ export function UploadDropZone() {
             capture="environment"
             className="sr-only"
             tabIndex={-1}
-            aria-label="Take a photo of a document"
+            aria-hidden="true"
             data-testid="upload-camera"
             onChange={(event) => {
               void add(event.currentTarget.files);
@@ -150,6 +161,12 @@ export function UploadDropZone() {
             }}
           />
         </div>
+        {added && !uploadsShown && (
+          <p className="mt-3 text-sm text-slate-600">
+            Added documents are in your <strong>Uploads</strong> source: choose it, or all accounts, in the account
+            scope to see them in the list below.
+          </p>
+        )}
         {lines.length > 0 && (
           <ul aria-label="Added files" aria-live="polite" aria-busy={busy} className="mt-4 space-y-2 text-sm">
             {lines.map((line) => (
@@ -172,7 +189,11 @@ function UploadLine({ line }: { line: Line }) {
         : line.error !== undefined
           ? 'Failed'
           : LABEL[line.result!.status];
-  const detail = line.error ?? (line.result && line.result.status !== 'added' ? line.result.message : undefined);
+  const detail =
+    line.error ??
+    (line.result && line.result.status !== 'added' && line.result.status !== 'duplicate'
+      ? line.result.message
+      : undefined);
   return (
     <li
       className={`flex flex-col gap-0.5 rounded-md border px-3 py-2 sm:flex-row sm:items-baseline sm:gap-3 ${
