@@ -8,6 +8,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signUpThroughApi, TEST_SECRET } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
+import { hostileCorpus, hostileSample, prepareCorpus } from '../../test/hostile/corpus';
+import { isClearMessage } from '../../test/hostile/harness';
 import { buildMail, mailDatasets } from '../../test/mail/mail-builder';
 import { multipartBody } from '../../test/multipart';
 import { loadConfig } from '../config';
@@ -177,6 +179,37 @@ describe('POST /invoices/upload', () => {
     expect(list.session.activeUserId).toBe(mailbox.userId);
   });
 
+  it('takes hostile documents one by one: each gets its error, the valid ones around them are stored', async () => {
+    await prepareCorpus();
+    const documents = hostileCorpus().filter((i) => i.channel === 'document');
+    const sample = hostileSample(
+      documents,
+      [
+        'pdf/valid-control',
+        'pdf/nesting-arrays',
+        'pdf/bomb-double-flate',
+        'pdf/loop-pages-kids-self',
+        'image/valid-png-control',
+        'image/png-header-30000',
+        'xml/billion-laughs',
+      ],
+      1,
+    ).slice(0, 11);
+    const { status, body } = await upload(sample.map((i) => ({ name: i.filename, content: i.bytes() })));
+    expect(status).toBe(200);
+    expect(body.files).toHaveLength(sample.length);
+    for (const [index, item] of sample.entries()) {
+      const result = body.files[index]!;
+      if (item.id.endsWith('valid-control')) {
+        expect(result.status, item.id).toMatch(/^(added|duplicate)$/);
+      } else if (result.status !== 'added' && result.status !== 'duplicate') {
+        expect(isClearMessage(result.message), `${item.id}: ${result.message}`).toBe(true);
+      }
+    }
+    // The server is still up and answers.
+    expect((await app.inject({ url: '/api/v1/health' })).statusCode).toBe(200);
+  }, 240_000);
+
   it('refuses a body that is not multipart, and more files than the limit', async () => {
     const json = await app.inject({
       method: 'POST',
@@ -185,6 +218,10 @@ describe('POST /invoices/upload', () => {
       payload: { file: 'x' },
     });
     expect(json.statusCode).toBe(415);
+    const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(doc.paths['/api/v1/invoices/upload']?.post).toBeDefined();
     const many = await upload(
       Array.from({ length: 13 }, (_, i) => ({ name: `n${i}.pdf`, content: Buffer.from(`%PDF-1.4 ${i}`) })),
     );
