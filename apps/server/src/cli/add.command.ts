@@ -18,7 +18,7 @@ interface AddOptions {
 export function registerAddCommand(program: Command): void {
   program
     .command('add')
-    .description('add documents (PDF, JPEG, PNG, e-invoice XML, .eml) to the owner’s invoices, each once')
+    .description('add documents (PDF, JPEG, PNG, HEIC, e-invoice XML, .eml) to the owner’s invoices, each once')
     .argument('<files...>', 'the files to add')
     .option('--drive', 'then file the new invoices in the drive chosen in Settings')
     .option('--json', 'print one result per file as JSON on stdout')

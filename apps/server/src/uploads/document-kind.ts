@@ -4,9 +4,9 @@
  */
 
 export type DocumentKind =
-  | { kind: 'pdf' | 'jpeg' | 'png' | 'xml'; contentType: string }
+  | { kind: 'pdf' | 'jpeg' | 'png' | 'heic' | 'xml'; contentType: string }
   | { kind: 'eml'; contentType: 'message/rfc822' }
-  | { kind: 'heic' }
+  | { kind: 'avif' }
   | { kind: 'other' };
 
 /** Bytes read to decide. */
@@ -20,9 +20,11 @@ export function sniffDocument(head: Buffer): DocumentKind {
   if (latin.slice(0, 1024).includes('%PDF-')) return { kind: 'pdf', contentType: 'application/pdf' };
   if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { kind: 'jpeg', contentType: 'image/jpeg' };
   if (latin.startsWith('\x89PNG\r\n\x1a\n')) return { kind: 'png', contentType: 'image/png' };
-  // ISO base media with a HEIF brand: an iPhone photo (HEIC) or an AVIF.
-  if (latin.slice(4, 8) === 'ftyp' && /^(heic|heix|hevc|hevx|heim|heis|mif1|msf1|avif)/.test(latin.slice(8, 12))) {
-    return { kind: 'heic' };
+  // ISO base media with a HEIF brand: an iPhone photo (HEIC, read in the sandbox with libheif), or an AVIF (not read).
+  if (latin.slice(4, 8) === 'ftyp') {
+    const brand = latin.slice(8, 12);
+    if (/^(heic|heix|hevc|hevx|mif1|msf1)$/.test(brand)) return { kind: 'heic', contentType: 'image/heic' };
+    if (/^(avif|avis)$/.test(brand)) return { kind: 'avif' };
   }
   const text = head
     .toString('utf8')

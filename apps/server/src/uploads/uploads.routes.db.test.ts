@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import type { UploadResponse } from '@invoicebox/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,8 @@ import { createRuntime, type Runtime } from '../runtime';
 
 const t = useTestDatabase();
 const pdfs = path.resolve(mailDatasets, '../invoices-pdf');
+/** A receipt photo saved as HEIC (made with ImageMagick's libheif encoder; see test/fixtures/README.md). */
+const heicFixture = fileURLToPath(new URL('../../test/fixtures/receipt.heic', import.meta.url));
 
 /** `POST /invoices/upload` on the real runtime: documents read in the document sandbox, stored by the mail ingest. */
 describe('POST /invoices/upload', () => {
@@ -86,7 +89,9 @@ describe('POST /invoices/upload', () => {
       { name: 'notes.txt', content: Buffer.from('just some notes, no invoice'), type: 'text/plain' },
       { name: 'huge.pdf', content: Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(1_200_000, 32)]) },
       { name: 'empty.pdf', content: Buffer.alloc(0) },
-      { name: 'IMG_0001.HEIC', content: Buffer.from('\0\0\0\x18ftypheic\0\0\0\0mif1heic', 'latin1') },
+      { name: 'IMG_0001.HEIC', content: await fs.readFile(heicFixture) },
+      { name: 'broken.heic', content: Buffer.from('\0\0\0\x18ftypheic\0\0\0\0mif1heic', 'latin1') },
+      { name: 'photo.avif', content: Buffer.from('\0\0\0\x1cftypavif\0\0\0\0avifmif1miaf', 'latin1') },
       { name: 'forwarded.eml', content: mail, type: 'message/rfc822' },
       { name: '../../../etc/broken.pdf', content: Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog') },
     ]);
@@ -97,13 +102,16 @@ describe('POST /invoices/upload', () => {
       ['notes.txt', 'failed', 'not_a_document'],
       ['huge.pdf', 'failed', 'too_large'],
       ['empty.pdf', 'failed', 'empty'],
-      ['IMG_0001.HEIC', 'failed', 'unsupported_format'],
+      ['IMG_0001.HEIC', 'added', null],
+      ['broken.heic', 'unreadable', 'unreadable'],
+      ['photo.avif', 'failed', 'unsupported_format'],
       ['forwarded.eml', 'unreadable', 'unreadable'],
       ['broken.pdf', 'unreadable', 'unreadable'],
     ]);
     expect(body.files[3]!.message).toBe('The file is larger than 1 MB');
     expect(body.files[2]!.message).toMatch(/not a document/);
-    expect(body.files[5]!.message).toMatch(/HEIC/);
+    expect(body.files[6]!.message).toMatch(/The HEIC photo cannot be read/);
+    expect(body.files[7]!.message).toMatch(/AVIF images cannot be read/);
     const azureSha = createHash('sha256').update(azure).digest('hex');
     expect(body.files[0]).toMatchObject({ sha256: azureSha, invoice_id: expect.any(String) });
 
@@ -116,6 +124,9 @@ describe('POST /invoices/upload', () => {
     expect(row!.id).toBe(body.files[0]!.invoice_id);
     expect(row!.amountMinor).not.toBeNull();
     expect(row!.accountIds).toEqual([body.account_id]);
+    // A phone photo in HEIC, decoded and read by OCR in the sandbox.
+    const [photo] = await db.select().from(invoices).where(eq(invoices.id, body.files[5]!.invoice_id!));
+    expect(photo).toMatchObject({ invoiceNumber: 'INV-2024-0042', amountMinor: 24990, currency: 'EUR' });
 
     // The Uploads source: a source of the scope (the current one, being the only one), never the primary.
     const accounts = (await app.inject({ url: '/api/v1/gmail/accounts', headers: bearer(token) })).json() as {
@@ -141,7 +152,7 @@ describe('POST /invoices/upload', () => {
     expect(jobs.jobs.find((j) => j.id === body.job_id)).toMatchObject({
       type: 'document_upload',
       status: 'completed',
-      message: expect.stringContaining('8 file(s) uploaded: 1 added, 1 already there, 2 unreadable, 4 refused'),
+      message: expect.stringContaining('10 file(s) uploaded: 2 added, 1 already there, 3 unreadable, 4 refused'),
     });
     expect(jobs.jobs.some((j) => j.type === 'drive_upload')).toBe(true);
   });

@@ -26,7 +26,7 @@ export function uploadsRoutes(uploads: UploadsService, tempDir: string, maxFiles
         schema: {
           tags: ['invoices'],
           summary:
-            'Adds documents (PDF, JPEG, PNG, e-invoice XML, .eml) sent as multipart/form-data file parts: each goes ' +
+            'Adds documents (PDF, JPEG, PNG, HEIC, e-invoice XML, .eml) sent as multipart/form-data file parts: each goes ' +
             'through the mail ingest (SHA-256 dedupe, extraction, drive filing) into your Uploads source; one ' +
             'result per file, in order',
           consumes: ['multipart/form-data'],

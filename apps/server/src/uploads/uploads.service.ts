@@ -33,15 +33,13 @@ export interface UploadsOptions {
 }
 
 const NOT_A_DOCUMENT =
-  'This is not a document: add a PDF, a JPEG or PNG photo, an e-invoice XML file or a mail saved as .eml';
-const HEIC =
-  'HEIC/HEIF photos cannot be read yet: send it as JPEG (iPhone: Settings → Camera → Formats → Most Compatible, ' +
-  'or share the photo to Invoicebox from the browser, which converts it)';
+  'This is not a document: add a PDF, a JPEG, PNG or HEIC photo, an e-invoice XML file or a mail saved as .eml';
+const AVIF = 'AVIF images cannot be read: send the photo as JPEG, PNG or HEIC';
 
 interface Accepted {
   index: number;
   file: AddedFile & { path: string };
-  kind: Exclude<DocumentKind, { kind: 'heic' } | { kind: 'other' }>;
+  kind: Exclude<DocumentKind, { kind: 'avif' } | { kind: 'other' }>;
   sha256: string;
   origin: string;
 }
@@ -92,10 +90,10 @@ export class UploadsService {
         continue;
       }
       const kind = await this.kindOf(file.path!);
-      if (kind.kind === 'other' || kind.kind === 'heic') {
+      if (kind.kind === 'other' || kind.kind === 'avif') {
         Object.assign(result, {
-          code: kind.kind === 'heic' ? 'unsupported_format' : 'not_a_document',
-          message: kind.kind === 'heic' ? HEIC : NOT_A_DOCUMENT,
+          code: kind.kind === 'avif' ? 'unsupported_format' : 'not_a_document',
+          message: kind.kind === 'avif' ? AVIF : NOT_A_DOCUMENT,
         });
         continue;
       }

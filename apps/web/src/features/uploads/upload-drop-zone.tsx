@@ -100,8 +100,8 @@ export function UploadDropZone() {
       <CardHeader>
         <CardTitle id={ids.title}>Add documents</CardTitle>
         <CardDescription id={ids.help}>
-          PDFs, photos (JPEG, PNG), e-invoice XML and saved mails (.eml). They are added to your Uploads source, once
-          each.
+          PDFs, photos (JPEG, PNG, HEIC), e-invoice XML and saved mails (.eml). They are added to your Uploads source,
+          once each.
         </CardDescription>
       </CardHeader>
       <CardContent>
