@@ -92,7 +92,9 @@ export class AccountsService {
       await repo.lockOwner(ownerId);
       const account = await this.requireOwned(repo, ownerId, accountId);
       const all = await repo.list(ownerId);
-      if (account.isPrimary && all.length > 1) throw new ConflictError(CANNOT_REMOVE_PRIMARY_MESSAGE);
+      // Another mailbox must take over first; the Uploads source cannot, so it does not hold the primary in place.
+      const others = all.filter((a) => a.id !== accountId && a.provider !== 'upload');
+      if (account.isPrimary && others.length > 0) throw new ConflictError(CANNOT_REMOVE_PRIMARY_MESSAGE);
       await repo.delete(ownerId, accountId);
       const remaining = all.filter((a) => a.id !== accountId);
       const first = remaining[0];
