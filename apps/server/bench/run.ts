@@ -14,6 +14,7 @@ import { runMailSyncBench } from './mail-sync.bench';
 import { runMboxScanBench } from './mbox-scan.bench';
 import { runReconcileBench } from './reconcile.bench';
 import { runScaleBench } from './scale.bench';
+import { runUploadBench } from './upload.bench';
 
 const benches: Record<string, { title: string; run: () => Promise<void> }> = {
   foundation: { title: 'Foundation', run: runFoundationBench },
@@ -25,6 +26,10 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
     run: async () => {
       for (const line of await benchDriveUpload()) console.log(line);
     },
+  },
+  upload: {
+    title: 'Adding documents: files per second through upload and through the inbox folder',
+    run: runUploadBench,
   },
   bank: { title: 'Bank statements (100,000-row CSV, 1,000-transaction text PDF)', run: runBankBench },
   reconcile: { title: 'Reconciliation (10,000 transactions × 10,000 invoices)', run: runReconcileBench },

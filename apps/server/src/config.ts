@@ -72,6 +72,9 @@ const EnvSchema = z.object({
   TRUST_PROXY: trustProxy.default(false),
   REQUEST_BODY_LIMIT_MB: z.coerce.number().int().min(1).max(512).default(50),
   IMPORT_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(20_480),
+  UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(20),
+  INVOICEBOX_INBOX_DIR: z.string().min(1).optional(),
+  INBOX_POLL_SECONDS: z.coerce.number().min(0.05).max(3600).default(5),
   WEB_DIST_DIR: z.string().optional(),
   AUTH_ALLOW_SIGNUP: booleanFlag.default(false),
   AUTH_SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -142,6 +145,12 @@ export interface Config {
   readonly trustProxy: boolean | readonly string[];
   /** Largest mail file (mbox, .eml) accepted by the upload in the web app; streamed to disk, never held in memory. */
   readonly importMaxBytes: number;
+  /** Files one `POST /invoices/upload` may carry (each at most documents.maxBytes). */
+  readonly uploadMaxFiles: number;
+  /** The watched inbox folder of the owner (off when unset). */
+  readonly inboxDir: string | undefined;
+  /** How often the inbox folder is looked at; a file is taken once its size held still over two looks. */
+  readonly inboxPollMs: number;
   /** Folder of the built SPA; unset means apps/web/dist beside this package. */
   readonly webDistDir: string | undefined;
   readonly auth: AuthConfig;
@@ -289,6 +298,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestBodyLimitBytes: e.REQUEST_BODY_LIMIT_MB * 1024 * 1024,
     trustProxy: Array.isArray(e.TRUST_PROXY) ? Object.freeze(e.TRUST_PROXY) : e.TRUST_PROXY,
     importMaxBytes: e.IMPORT_MAX_MB * 1024 * 1024,
+    uploadMaxFiles: e.UPLOAD_MAX_FILES,
+    inboxDir: e.INVOICEBOX_INBOX_DIR ? path.resolve(e.INVOICEBOX_INBOX_DIR) : undefined,
+    inboxPollMs: Math.round(e.INBOX_POLL_SECONDS * 1000),
     webDistDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : undefined,
     googleApiRootUrl: e.GOOGLE_API_ROOT_URL,
     allowPrivateNetworkTargets: e.ALLOW_PRIVATE_NETWORK_TARGETS ?? (!e.DATABASE_URL && !e.AUTH_ALLOW_SIGNUP),

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SMTPServer } from 'smtp-server';
 import { AccountsRepository } from './accounts/accounts.repository';
@@ -46,6 +47,7 @@ import { InvoicesService } from './invoices/invoices.service';
 import { JobQueue } from './jobs/job-queue';
 import { JobsRepository } from './jobs/jobs.repository';
 import { JobsService } from './jobs/jobs.service';
+import { jobs } from './jobs/jobs.tables';
 import { type AppJobRegistry, createJobRegistry } from './jobs/registry';
 import type { Logger } from './logger';
 import { GOOGLE_AUTHORIZATION_PARAMS, GOOGLE_SCOPES, OidcClient } from './oidc/oidc.client';
@@ -61,6 +63,9 @@ import { createMailSourceFactory } from './sync/mail-source.factory';
 import { MailSyncService } from './sync/mail-sync.service';
 import { syncRoutes } from './sync/sync.routes';
 import { SyncDiagnosticsService } from './sync/sync-diagnostics.service';
+import { InboxFolder } from './uploads/inbox-folder';
+import { uploadsRoutes } from './uploads/uploads.routes';
+import { UploadsService } from './uploads/uploads.service';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
@@ -82,6 +87,8 @@ export interface Runtime {
   /** Filing invoices in the person's drive. */
   readonly drive: DriveService;
   readonly bank: BankStatementsService;
+  /** Documents a person adds (upload, `invoicebox add`, the inbox folder), through the ingest. */
+  readonly uploads: UploadsService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -176,6 +183,26 @@ export async function createRuntime(
       },
     );
     await queue.start();
+    const uploads = new UploadsService(database.db, users, accounts, ingest, jobsRepository, {
+      maxBytes: config.documents.maxBytes,
+      // Filed by a drive_upload job of the Uploads source; one waiting already takes the new ones too.
+      fileInDrive: async (ownerId, accountId) => {
+        const [waiting] = await database.db
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(and(eq(jobs.ownerId, ownerId), eq(jobs.type, 'drive_upload'), eq(jobs.status, 'pending')))
+          .limit(1);
+        if (!waiting) await queue.enqueue(ownerId, 'drive_upload', { account_ids: [accountId] });
+      },
+    });
+    const inbox = config.inboxDir
+      ? new InboxFolder(uploads, {
+          dir: config.inboxDir,
+          pollMs: config.inboxPollMs,
+          ownerId: async () => (await users.owner())?.id,
+          log: (message, detail) => logger.info(detail ?? {}, message),
+        })
+      : undefined;
     const tokenRefresh = new TokenRefreshScheduler(
       database.db,
       (ownerId) => queue.enqueue(ownerId, 'token_refresh', {}),
@@ -201,12 +228,14 @@ export async function createRuntime(
       mailSync,
       drive,
       bank,
+      uploads,
       routes: [
         accountsRoutes(accounts, imapAccounts, connectLimit),
         invoicesRoutes(invoices),
         syncRoutes(queue, accounts, new SyncDiagnosticsService(database.db, accounts, { outbound }), connectLimit),
         driveRoutes(drive, queue, accounts, connectLimit),
         mailImportRoutes(mailImport, queue),
+        uploadsRoutes(uploads, path.join(config.dataDir, 'tmp'), config.uploadMaxFiles),
         bankRoutes(bank, queue),
         preferencesRoutes(preferences),
         inboundRoutes(inbound),
@@ -242,6 +271,8 @@ export async function createRuntime(
         await mailImport.sweep().catch((error) => logger.warn({ err: error }, 'could not sweep old mail uploads'));
         await queue.work(concurrency);
         tokenRefresh.start();
+        // The inbox folder is watched where the work is done; several processes may watch it (claims are atomic).
+        await inbox?.start();
       },
       /**
        * The SMTP listener for people's invoice addresses (SMTP_INBOUND_PORT); a mail accepted there becomes a
@@ -285,6 +316,7 @@ export async function createRuntime(
           await new Promise<void>((resolve) => server.close(() => resolve()));
         }
         tokenRefresh.stop();
+        await inbox?.stop();
         await queue.stop(config.shutdownGraceSeconds * 1000).catch((error) => {
           logger.warn({ err: error }, 'queue did not stop cleanly');
         });

@@ -11,6 +11,7 @@ export * from './api/me.schema';
 export * from './api/oidc.schema';
 export * from './api/preferences.schema';
 export * from './api/sync-token.schema';
+export * from './api/uploads.schema';
 export * from './rules/amount';
 export * from './rules/attachment-content-type';
 export * from './rules/category';

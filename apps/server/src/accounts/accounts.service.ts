@@ -4,6 +4,7 @@ import {
   CANNOT_REMOVE_PRIMARY_MESSAGE,
   type ConnectedAccount,
   type MailProvider,
+  UPLOADS_SOURCE_NAME,
 } from '@invoicebox/core';
 import { ConflictError, NotFoundError } from '../errors';
 import type { AccountsRepository } from './accounts.repository';
@@ -17,6 +18,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * - The primary cannot be removed while other accounts exist.
  * - Removing the last account, or an active one, promotes the first remaining account where a role is left empty.
  * - `user_ids` from a request are intersected with the caller's own accounts, never trusted.
+ * - The Uploads source (provider `upload`) is a source like a mailbox for the scope, but never the primary (the
+ *   primary is a mailbox: drive and default operations use it); it is active only while it is the only source.
  */
 export class AccountsService {
   constructor(private readonly repository: AccountsRepository) {}
@@ -46,23 +49,30 @@ export class AccountsService {
       await repo.lockOwner(ownerId);
       const existing = await repo.findByEmail(ownerId, input.provider, input.email);
       if (existing) return toConnectedAccount(existing);
-      const isFirst = (await repo.list(ownerId)).length === 0;
+      const all = await repo.list(ownerId);
+      const mailboxes = all.filter((a) => a.provider !== 'upload');
+      const isUploads = input.provider === 'upload';
+      // The first mailbox becomes primary and active (taking "active" from a lone Uploads source); an Uploads
+      // source added first is only active, so that the current scope shows what the person has.
+      const isFirst = isUploads ? all.length === 0 : mailboxes.length === 0;
       const row = await repo.insert({
         ownerId,
         provider: input.provider,
         email: input.email.trim(),
         displayName: input.displayName?.trim() || input.email.trim(),
-        isPrimary: isFirst,
-        isActive: isFirst,
+        isPrimary: isFirst && !isUploads,
+        isActive: false,
       });
-      return toConnectedAccount(row);
+      if (isFirst) await repo.setExclusiveFlag(ownerId, row.id, 'isActive');
+      return toConnectedAccount((await repo.find(ownerId, row.id))!);
     });
   }
 
   async setPrimary(ownerId: string, accountId: string): Promise<ConnectedAccount> {
     return this.repository.transaction(async (repo) => {
       await repo.lockOwner(ownerId);
-      await this.requireOwned(repo, ownerId, accountId);
+      const account = await this.requireOwned(repo, ownerId, accountId);
+      if (account.provider === 'upload') throw new ConflictError('Uploads cannot be the primary account');
       await repo.setExclusiveFlag(ownerId, accountId, 'isPrimary');
       return toConnectedAccount((await repo.find(ownerId, accountId))!);
     });
@@ -82,11 +92,16 @@ export class AccountsService {
       await repo.lockOwner(ownerId);
       const account = await this.requireOwned(repo, ownerId, accountId);
       const all = await repo.list(ownerId);
-      if (account.isPrimary && all.length > 1) throw new ConflictError(CANNOT_REMOVE_PRIMARY_MESSAGE);
+      // Another mailbox must take over first; the Uploads source cannot, so it does not hold the primary in place.
+      const others = all.filter((a) => a.id !== accountId && a.provider !== 'upload');
+      if (account.isPrimary && others.length > 0) throw new ConflictError(CANNOT_REMOVE_PRIMARY_MESSAGE);
       await repo.delete(ownerId, accountId);
       const remaining = all.filter((a) => a.id !== accountId);
       const first = remaining[0];
-      if (first && !remaining.some((a) => a.isPrimary)) await repo.setExclusiveFlag(ownerId, first.id, 'isPrimary');
+      const firstMailbox = remaining.find((a) => a.provider !== 'upload');
+      if (firstMailbox && !remaining.some((a) => a.isPrimary)) {
+        await repo.setExclusiveFlag(ownerId, firstMailbox.id, 'isPrimary');
+      }
       if (first && !remaining.some((a) => a.isActive)) await repo.setExclusiveFlag(ownerId, first.id, 'isActive');
       return { removed: toConnectedAccount(account) };
     });
@@ -136,6 +151,14 @@ export class AccountsService {
   async primary(ownerId: string): Promise<ConnectedAccount | undefined> {
     const row = (await this.repository.list(ownerId)).find((r) => r.isPrimary);
     return row && toConnectedAccount(row);
+  }
+
+  /**
+   * The person's Uploads source (made on first use): where documents they add themselves are recorded, so that the
+   * account scope decides whether they are shown, like any mailbox.
+   */
+  async uploads(ownerId: string, ownerEmail: string): Promise<ConnectedAccount> {
+    return this.connect(ownerId, { provider: 'upload', email: ownerEmail, displayName: UPLOADS_SOURCE_NAME });
   }
 
   async markNeedsReauth(ownerId: string, accountId: string, reason: string): Promise<void> {

@@ -24,7 +24,7 @@ export const mailAccounts = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    provider: text('provider', { enum: ['google', 'oidc', 'imap', 'mbox'] }).notNull(),
+    provider: text('provider', { enum: ['google', 'oidc', 'imap', 'mbox', 'upload'] }).notNull(),
     email: text('email').notNull(),
     displayName: text('display_name').notNull(),
     isPrimary: boolean('is_primary').notNull().default(false),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAddCommand } from './add.command';
 import { registerExtractCommand } from './extract.command';
 import { registerImportCommand } from './import.command';
 import { registerMigrateCommand } from './migrate.command';
@@ -16,6 +17,7 @@ export const commands: Array<(program: Command) => void> = [
   registerMigrateCommand,
   registerScanCommand,
   registerImportCommand,
+  registerAddCommand,
   registerSyncCommand,
   registerExtractCommand,
   registerStatementCommand,

@@ -62,12 +62,13 @@ function hasBinaryBytes(bytes: Uint8Array): boolean {
   return false;
 }
 
-function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'xml' | 'text' | null {
+function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'heic' | 'xml' | 'text' | null {
   // Buffer's latin1 is byte-for-byte; WHATWG's 'latin1' label is Windows-1252 on Node 22+ (0x89 becomes U+2030).
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
   if (head.includes('%PDF-')) return 'pdf';
   if (bytes[0] === 0x89 && head.startsWith('\x89PNG')) return 'png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (head.slice(4, 8) === 'ftyp' && /^(heic|heix|hevc|hevx|mif1|msf1)/.test(head.slice(8, 12))) return 'heic';
   const text = decodeXml(bytes.subarray(0, 4096));
   if (looksLikeXml(text)) return 'xml';
   if (/\.(txt|text)$/i.test(filename) || !hasBinaryBytes(bytes.subarray(0, 4096))) return 'text';
@@ -283,8 +284,31 @@ async function run(
       ocrImages = [() => decodeImage(bytes)];
       lines = await ocrAll(ocrImages, options, result, [1]);
     }
+  } else if (kind === 'heic') {
+    // A phone photo: decoded to pixels (after its size is checked), then read like any image.
+    const { decodeHeic } = await import('./ocr/heic.loader');
+    source = 'ocr';
+    metaKind = 'ocr';
+    result.meta.pages = 1;
+    const canvas = await decodeHeic(bytes, (width, height) => {
+      if (width * height > limits.maxImagePixels || width > 30_000 || height > 30_000) {
+        throw new ExtractionError(
+          'image_too_large',
+          `The image is ${width} × ${height} pixels (limit ${limits.maxImagePixels} pixels)`,
+        );
+      }
+    }).catch((error: unknown) => {
+      if (error instanceof ExtractionError) throw error;
+      throw new ExtractionError('image_invalid', `The HEIC photo cannot be read: ${(error as Error).message}`);
+    });
+    if (options.ocr === false) {
+      result.warnings.push({ code: 'ocr_disabled', message: 'The file is an image and OCR is off' });
+    } else {
+      ocrImages = [async () => canvas];
+      lines = await ocrAll(ocrImages, options, result, [1]);
+    }
   } else {
-    throw new ExtractionError('unsupported_format', 'Not a PDF, PNG, JPEG or XML file');
+    throw new ExtractionError('unsupported_format', 'Not a PDF, PNG, JPEG, HEIC or XML file');
   }
 
   const rules = extractFieldsFromLines(lines);

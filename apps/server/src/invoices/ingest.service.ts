@@ -1,21 +1,19 @@
+import { createHash } from 'node:crypto';
 import {
   decimalToMinorUnits,
   formatCurrency,
   formatMinorUnits,
   invoiceCategory,
-  isInvoiceCandidate,
   type Preferences,
-  qualifyingAttachments,
 } from '@invoicebox/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { boundedText, storableText } from '../db/storable-text';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
-import { toEmailDerivedRecord } from '../mail/email-record';
 import { DocumentUnreadableError, type FieldExtractor, nullFieldExtractor } from '../mail/field-extractor';
 import type { MailMessage, RawMail } from '../mail/mail-message';
 import { parseMailMessage } from '../mail/mail-message.parser';
-import { type ScanInvoice, scanMessage } from '../mail/scan.service';
+import { documentAttachments, isInvoiceMessage, type ScanInvoice, scanMessage } from '../mail/scan.service';
 import type { BlobStore } from './blob.store';
 import { invoiceAccounts, invoices, mailMessages, messageAttachments } from './invoices.tables';
 
@@ -48,6 +46,44 @@ export interface IngestOptions {
   batchSize?: number;
 }
 
+/**
+ * A file that is itself the document (an upload, `invoicebox add`, the inbox folder), not a mail: it is stored as a
+ * message of the person's Uploads source with the file as its one attachment, through the same batches, dedupe,
+ * blob store and extraction as mail.
+ */
+export interface RawDocument {
+  ok: true;
+  origin: string;
+  source: Buffer;
+  document: { filename: string; contentType: string; receivedAt: Date };
+}
+
+/** What the ingest takes: mail as a source yields it, or a document a person added. */
+export type IngestItem = RawMail | RawDocument;
+
+/** The message record of an added document (no sender, the file name as subject, received when it was added). */
+export function documentMessage(raw: RawDocument): MailMessage {
+  return {
+    origin: raw.origin,
+    messageId: null,
+    from: null,
+    subject: storableText(raw.document.filename),
+    date: raw.document.receivedAt.toISOString(),
+    textSnippet: '',
+    attachments: [
+      {
+        filename: storableText(raw.document.filename),
+        contentType: raw.document.contentType,
+        size: raw.source.length,
+        sha256: createHash('sha256').update(raw.source).digest('hex'),
+        content: raw.source,
+      },
+    ],
+    skippedParts: [],
+    document: true,
+  };
+}
+
 /** Messages stored per transaction: one commit (one WAL flush) and a few statements for many messages. */
 const BATCH_MESSAGES = 100;
 /** Raw bytes held before a commit, whatever the count: bounded memory with large messages. */
@@ -57,6 +93,13 @@ const BATCH_WAIT_MS = 2000;
 
 /** Messages parsed and extracted at once within a batch. */
 const PREPARE_CONCURRENCY = 4;
+
+/** One message of a batch, before it is parsed (a document's record is made, not parsed). */
+interface BatchItem {
+  origin: string;
+  source: Buffer;
+  document?: RawDocument['document'];
+}
 
 /** A new message read and extracted, ready to be written. */
 interface Prepared {
@@ -97,7 +140,7 @@ export class IngestService {
   async ingest(
     ownerId: string,
     accountId: string,
-    messages: AsyncIterable<RawMail>,
+    messages: AsyncIterable<IngestItem>,
     options: IngestOptions = {},
   ): Promise<IngestProgress> {
     const progress: IngestProgress = { seen: 0, added: 0, invoices: 0, unreadable: 0 };
@@ -106,7 +149,7 @@ export class IngestService {
       options = { ...options, attachmentsRequired: (await this.preferences(ownerId)).attachments_required };
     }
     const limit = Math.max(1, options.batchSize ?? BATCH_MESSAGES);
-    let batch: Array<{ origin: string; source: Buffer }> = [];
+    let batch: BatchItem[] = [];
     let bytes = 0;
     let since = 0;
     // Documents whose fields this run has read (or found on an invoice already): each is extracted once.
@@ -138,7 +181,7 @@ export class IngestService {
     let sourceError: unknown;
     try {
       for (;;) {
-        let next: IteratorResult<RawMail>;
+        let next: IteratorResult<IngestItem>;
         try {
           next = await iterator.next();
         } catch (error) {
@@ -152,7 +195,11 @@ export class IngestService {
         if (raw.ok) {
           if (batch.length === 0) since = Date.now();
           // The key is looked up and stored as it will be stored (a source may name messages with any text).
-          batch.push({ origin: storableText(raw.origin), source: raw.source });
+          batch.push({
+            origin: storableText(raw.origin),
+            source: raw.source,
+            ...('document' in raw ? { document: raw.document } : {}),
+          });
           bytes += raw.source.length;
         } else {
           progress.unreadable += 1;
@@ -184,7 +231,7 @@ export class IngestService {
   private async prepareBatch(
     ownerId: string,
     accountId: string,
-    batch: Array<{ origin: string; source: Buffer }>,
+    batch: BatchItem[],
     options: IngestOptions,
     extracted: Set<string>,
   ): Promise<{ prepared: Prepared[]; unreadable: number }> {
@@ -210,6 +257,8 @@ export class IngestService {
     // A few messages at a time: one's parsing and file writes overlap another's extraction (itself one at a time).
     const parsed = await mapConcurrently(fresh, PREPARE_CONCURRENCY, async (raw) => {
       options.signal?.throwIfAborted();
+      if (raw.document)
+        return documentMessage({ ok: true, origin: raw.origin, source: raw.source, document: raw.document });
       const read = await parseMailMessage(raw.source, raw.origin);
       return read.ok ? read.message : null;
     });
@@ -217,7 +266,7 @@ export class IngestService {
     // Documents that already have this owner's invoice (another account, a copy sent again) keep that invoice's
     // fields: their extraction would be thrown away, so it is not run.
     const documents = [
-      ...new Set(messages.map((m) => qualifyingAttachments(m.attachments)[0]?.sha256).filter((d) => d !== undefined)),
+      ...new Set(messages.map((m) => documentAttachments(m)[0]?.sha256).filter((d) => d !== undefined)),
     ];
     if (documents.length > 0) {
       const known = await this.db
@@ -299,10 +348,8 @@ export class IngestService {
   ): Promise<Prepared> {
     // Claimed before the first await: messages start in stream order, so the first invoice email with a document
     // reads it (an email the rules refuse reads nothing and claims nothing).
-    const candidate = isInvoiceCandidate(toEmailDerivedRecord(message), {
-      attachmentsRequired: options.attachmentsRequired ?? true,
-    });
-    const document = candidate ? qualifyingAttachments(message.attachments)[0]?.sha256 : undefined;
+    const candidate = isInvoiceMessage(message, options.attachmentsRequired ?? true);
+    const document = candidate ? documentAttachments(message)[0]?.sha256 : undefined;
     const readFields = document === undefined || !extracted.has(document);
     if (document !== undefined) extracted.add(document);
     const files = new Map(message.attachments.map((a) => [a.sha256, a.content]));
@@ -318,7 +365,7 @@ export class IngestService {
         extractionErrors.push(extractionErrorRecord(filename, sha256, error)),
     });
     const readErrors = new Map(extractionErrors.map((e) => [e.sha256, e.error]));
-    const qualifying = new Set(qualifyingAttachments(message.attachments).map((a) => a.sha256));
+    const qualifying = new Set(documentAttachments(message).map((a) => a.sha256));
     return {
       message: {
         ownerId,

@@ -26,6 +26,35 @@ export class JobsRepository {
     return inserted!;
   }
 
+  /**
+   * Records work that ran inline (an upload answered in its own request) as a finished job, so that the job history
+   * shows it like queued work. It never was running here: no lease, nothing for a sweeper to take.
+   */
+  async recordFinished(row: {
+    id: string;
+    ownerId: string;
+    type: string;
+    payload: unknown;
+    startedAt: Date;
+    status: 'completed' | 'failed';
+    message: string;
+  }): Promise<void> {
+    const text = jobText(row.message);
+    await this.db.insert(jobs).values({
+      id: row.id,
+      ownerId: row.ownerId,
+      type: row.type,
+      payload: row.payload,
+      status: row.status,
+      progress: 100,
+      message: text,
+      error: row.status === 'failed' ? text : null,
+      attempts: 1,
+      startedAt: row.startedAt,
+      finishedAt: sql`now()`,
+    });
+  }
+
   async listForOwner(ownerId: string, limit: number): Promise<JobRow[]> {
     return this.db
       .select()

@@ -42,6 +42,11 @@ export interface MailMessage {
   textSnippet: string;
   attachments: MailAttachment[];
   skippedParts: SkippedPart[];
+  /**
+   * Set when this is no mail but one file a person added as a document (an upload, the inbox folder): its one
+   * attachment is the document and it is an invoice, whatever its name (the §5 rules judge mail, not a choice).
+   */
+  document?: true;
 }
 
 export type MailReadErrorCode =

@@ -97,11 +97,21 @@ export async function extractAttachmentFields(
   return merged;
 }
 
+/** The attachments that are documents: by the §5 filename rules, or the file itself when a person added it. */
+export function documentAttachments(message: MailMessage): MailAttachment[] {
+  return message.document ? message.attachments : qualifyingAttachments(message.attachments);
+}
+
+/** Whether the message is an invoice: by the §5 rules, or always when it is a document a person added. */
+export function isInvoiceMessage(message: MailMessage, attachmentsRequired: boolean): boolean {
+  return message.document === true || isInvoiceCandidate(toEmailDerivedRecord(message), { attachmentsRequired });
+}
+
 /** Builds the scan entry of one message, or null when the rules do not accept it. */
 export async function scanMessage(message: MailMessage, options: ScanOptions = {}): Promise<ScanInvoice | null> {
   const record = toEmailDerivedRecord(message);
-  if (!isInvoiceCandidate(record, { attachmentsRequired: options.attachmentsRequired ?? true })) return null;
-  const attachments = qualifyingAttachments(message.attachments);
+  if (!isInvoiceMessage(message, options.attachmentsRequired ?? true)) return null;
+  const attachments = documentAttachments(message);
   const fields = await extractAttachmentFields(message.origin, attachments, options);
   return {
     message_id: message.messageId,

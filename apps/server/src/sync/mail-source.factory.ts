@@ -60,6 +60,7 @@ export function createMailSourceFactory(
       };
     },
     mbox: null,
+    upload: null,
   };
   return async (ownerId, account) => {
     if (!(account.provider in openers)) {

@@ -47,7 +47,10 @@ export class MailSyncService {
       try {
         const counted = await this.syncAccount(ownerId, account, options.signal);
         if (counted === null) {
-          result.message = 'Imported mail: nothing to sync (import again to add messages)';
+          result.message =
+            account.provider === 'upload'
+              ? 'Uploads: nothing to sync (add files to add documents)'
+              : 'Imported mail: nothing to sync (import again to add messages)';
         } else {
           Object.assign(result, counted);
           result.message = `${counted.messages} new message(s), ${counted.invoices} new invoice(s)`;

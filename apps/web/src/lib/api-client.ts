@@ -66,8 +66,8 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 type SendOptions = Omit<RequestOptions<z.ZodType>, 'schema'> & {
-  /** A file sent as the body as it is (uploads), instead of JSON. */
-  rawBody?: Blob;
+  /** A file sent as the body as it is (uploads), or a form of file parts, instead of JSON. */
+  rawBody?: Blob | FormData;
 };
 
 /** Spec §8: an authenticated call with neither a backend token nor a session to buy one. */
@@ -79,7 +79,8 @@ async function send(path: string, options: SendOptions): Promise<Response> {
   if (auth) await ensureFreshBackendToken(exchangeSessionToken);
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (rawBody !== undefined) headers['Content-Type'] = 'application/octet-stream';
+  // A form's type carries its boundary: the browser sets it.
+  if (rawBody !== undefined && !(rawBody instanceof FormData)) headers['Content-Type'] = 'application/octet-stream';
   const token = auth ? readStorage(STORAGE_KEYS.backendJwt) : null;
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -174,10 +175,10 @@ export async function apiDownload(
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** Sends a file as the request body (an mbox or .eml upload) and reads the JSON answer. */
+/** Sends a file as the request body (an mbox or .eml upload), or a multipart form, and reads the JSON answer. */
 export async function apiUpload<S extends z.ZodType>(
   path: string,
-  file: Blob,
+  file: Blob | FormData,
   options: { schema: S; query?: Record<string, QueryValue> },
 ): Promise<z.infer<S>> {
   const response = await send(path, { method: 'POST', rawBody: file, query: options.query });

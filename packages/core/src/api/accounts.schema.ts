@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** Kinds of mail account a person can connect. */
-export const MAIL_PROVIDERS = ['google', 'oidc', 'imap', 'mbox'] as const;
+/**
+ * Kinds of mail account a person can connect. `upload` is each person's "Uploads" source: the documents they added
+ * themselves (web upload, `invoicebox add`, the inbox folder). It is chosen in the account scope like a mailbox,
+ * is never the primary, and has nothing to sync.
+ */
+export const MAIL_PROVIDERS = ['google', 'oidc', 'imap', 'mbox', 'upload'] as const;
 export const MailProviderSchema = z.enum(MAIL_PROVIDERS);
 export type MailProvider = z.infer<typeof MailProviderSchema>;
 

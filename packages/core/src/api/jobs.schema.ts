@@ -8,6 +8,7 @@ export const JOB_TYPES = [
   'bank_statement_analysis',
   'token_refresh',
   'mail_import',
+  'document_upload',
   'forwarding',
   'noop',
 ] as const;
@@ -56,6 +57,7 @@ export const JOB_TYPE_LABELS: Record<string, string> = {
   bank_statement_analysis: 'Bank Statement Analysis',
   token_refresh: 'Token Refresh',
   mail_import: 'Mail Import',
+  document_upload: 'Documents Added',
   forwarding: 'Invoice Forwarding',
   noop: 'Test Job',
 };

@@ -19,6 +19,7 @@ import {
 } from '../../features/invoices/api/invoices-api';
 import { InvoiceCard } from '../../features/invoices/components/invoice-card';
 import { getActiveJobId, setActiveJobId, subscribeActiveJobId } from '../../features/jobs/active-job-store';
+import { UploadDropZone } from '../../features/uploads/upload-drop-zone';
 
 const select = 'rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:outline-2 focus:outline-indigo-500';
 const EMPTY: InvoiceFilters = { hasAttachments: true, page: 1, limit: 50 };
@@ -113,6 +114,8 @@ export function InvoiceAnalysisRoute() {
           </Card>
         ))}
       </div>
+
+      <UploadDropZone />
 
       <Card className="mt-6">
         <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">

@@ -160,7 +160,7 @@ function ScopeCard({
                     )
                   }
                 />
-                {account.email}
+                {account.provider === 'upload' ? account.displayName : account.email}
               </label>
             ))}
           </fieldset>
@@ -207,14 +207,21 @@ function AccountRow({ account, onReauth }: { account: ConnectedAccount; onReauth
         <div className="min-w-0 flex-1">
           <p className="truncate font-medium text-slate-900">{account.displayName || account.email}</p>
           <p className="truncate text-sm text-slate-500">
-            {account.email} · {account.provider === 'google' ? 'Gmail' : account.provider.toUpperCase()} · Last sync:{' '}
-            {account.lastSync ? new Date(account.lastSync).toLocaleString() : 'Never'}
+            {account.provider === 'upload' ? (
+              'Documents you added: upload, invoicebox add, the inbox folder'
+            ) : (
+              <>
+                {account.email} · {account.provider === 'google' ? 'Gmail' : account.provider.toUpperCase()} · Last
+                sync: {account.lastSync ? new Date(account.lastSync).toLocaleString() : 'Never'}
+              </>
+            )}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {account.isPrimary ? <Badge>Primary</Badge> : null}
           {account.isActive ? <Badge variant="success">Active</Badge> : null}
-          {!account.isPrimary ? (
+          {/* The Uploads source is never the primary: drive and default operations use a mailbox. */}
+          {!account.isPrimary && account.provider !== 'upload' ? (
             <Button size="sm" variant="outline" onClick={() => void makePrimary()}>
               <Star className="h-4 w-4" aria-hidden="true" />
               Set Primary

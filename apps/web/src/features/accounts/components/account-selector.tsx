@@ -53,7 +53,7 @@ export function AccountSelector() {
         <option value={ALL}>All Gmail Accounts</option>
         {list.map((account) => (
           <option key={account.userId} value={account.userId}>
-            {account.email}
+            {account.provider === 'upload' ? account.displayName : account.email}
             {account.isPrimary ? ' (Primary)' : ''}
           </option>
         ))}
