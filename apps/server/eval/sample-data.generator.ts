@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { SAMPLE_ACCOUNT_EMAIL, SAMPLE_MANIFEST, SAMPLE_MBOX, SAMPLE_STATEMENT } from '../src/sample/sample-files';
 import { buildMail, buildMbox } from '../test/mail/mail-builder';
 import {
   type Currency,
@@ -20,12 +21,6 @@ import {
 } from './invoice.generator';
 import { renderPdf, renderScan } from './invoice.renderers';
 import type { GenLang } from './vocabulary';
-
-/** The address the sample mailbox is shown as (an mbox account flagged sample). */
-export const SAMPLE_ACCOUNT_EMAIL = 'sample@invoicebox.example';
-export const SAMPLE_MBOX = 'sample.mbox';
-export const SAMPLE_STATEMENT = 'sample-statement.camt053.xml';
-export const SAMPLE_MANIFEST = 'manifest.json';
 
 export interface SampleInvoiceTruth {
   file: string;
