@@ -125,7 +125,7 @@ describe('Try it with sample data', () => {
     const started = await call('POST');
     expect(started.statusCode).toBe(200);
     const status = started.json() as SampleDataStatus;
-    expect(status).toMatchObject({ loaded: true, account_email: SAMPLE_ACCOUNT_EMAIL });
+    expect(status).toMatchObject({ loaded: true, importing: true, account_email: SAMPLE_ACCOUNT_EMAIL });
     expect(status.statement_ids).toHaveLength(1);
     // A second click while it is loaded imports nothing twice.
     const again = await call('POST');
@@ -169,7 +169,12 @@ describe('Try it with sample data', () => {
         .sort(),
     );
     const after = (await call('GET')).json() as SampleDataStatus;
-    expect(after).toMatchObject({ loaded: true, invoices: manifest.invoices.length, statement_ids: [statement.id] });
+    expect(after).toMatchObject({
+      loaded: true,
+      importing: false,
+      invoices: manifest.invoices.length,
+      statement_ids: [statement.id],
+    });
   }, 300_000);
 
   it('removes everything the sample made with one call, and nothing of the person’s own', async () => {

@@ -45,17 +45,19 @@ export class SampleDataService {
   async status(ownerId: string): Promise<SampleDataStatus> {
     const [account] = await this.sampleAccounts(ownerId);
     const statements = await this.db
-      .select({ id: bankStatements.id })
+      .select({ id: bankStatements.id, status: bankStatements.status, jobStatus: jobs.status })
       .from(bankStatements)
+      .leftJoin(jobs, eq(jobs.id, bankStatements.jobId))
       .where(and(eq(bankStatements.ownerId, ownerId), eq(bankStatements.isSample, true)));
     const [job] = account
       ? await this.db
-          .select({ id: jobs.id })
+          .select({ id: jobs.id, status: jobs.status })
           .from(jobs)
           .where(and(eq(jobs.ownerId, ownerId), eq(jobs.type, SAMPLE_JOB)))
           .orderBy(desc(jobs.createdAt))
           .limit(1)
       : [];
+    const unfinished = (status: string | null | undefined) => status === 'pending' || status === 'running';
     return {
       available: (await this.files()) !== null,
       loaded: account !== undefined,
@@ -64,6 +66,8 @@ export class SampleDataService {
       statement_ids: statements.map((s) => s.id),
       invoices: account ? await this.invoiceCount(ownerId, [account.id]) : 0,
       job_id: job?.id ?? null,
+      // The sample job starts the statement's analysis before it ends: then that one is followed.
+      importing: unfinished(job?.status) || statements.some((st) => unfinished(st.jobStatus)),
     };
   }
 

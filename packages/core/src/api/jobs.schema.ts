@@ -8,6 +8,7 @@ export const JOB_TYPES = [
   'bank_statement_analysis',
   'token_refresh',
   'mail_import',
+  'sample_data',
   'forwarding',
   'noop',
 ] as const;
@@ -56,6 +57,7 @@ export const JOB_TYPE_LABELS: Record<string, string> = {
   bank_statement_analysis: 'Bank Statement Analysis',
   token_refresh: 'Token Refresh',
   mail_import: 'Mail Import',
+  sample_data: 'Sample Data Import',
   forwarding: 'Invoice Forwarding',
   noop: 'Test Job',
 };

@@ -18,6 +18,8 @@ export const SampleDataStatusSchema = z.object({
   invoices: z.number().int(),
   /** The job importing it (the last one started), to follow its progress. */
   job_id: z.string().nullable(),
+  /** Whether its import or the analysis of its statement is still running. */
+  importing: z.boolean(),
 });
 export type SampleDataStatus = z.infer<typeof SampleDataStatusSchema>;
 

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import { SampleDataBanner } from '../../features/sample/components/sample-data';
 import { BankStatementsCard } from './dashboard-bank';
 import { RecentInvoices, StatCards } from './dashboard-invoices';
 
@@ -17,6 +18,7 @@ export function DashboardRoute() {
   return (
     <>
       <PageHeader title="Dashboard" description="An overview of your invoices and bank statements." />
+      <SampleDataBanner />
       <StatCards />
       <Card className="mb-6">
         <CardHeader>
