@@ -1,6 +1,12 @@
 // Bundles the server (and the pure rules of @invoicebox/core) into dist/ with esbuild;
 // npm dependencies stay external and load from node_modules at run time.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { build } from 'tsup';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 await build({
   // The document sandbox's child processes run their own entry (see src/sandbox/sandbox-entry.ts).
@@ -16,3 +22,29 @@ await build({
   noExternal: ['@invoicebox/core'],
   silent: true,
 });
+
+/**
+ * "Try it with sample data": the sample mailbox and bank statement are generated here, from the evaluation's
+ * generators (eval/sample-data.generator.ts), into dist/sample/, so no binary is committed. The generator is bundled
+ * to a temporary file beside dist (its dev dependencies, pdf-lib and the canvas, resolve from node_modules), run and
+ * removed. Without them (a production-only install) the server says that sample data is not available.
+ */
+const generator = path.join(here, 'dist', '.sample-generator.mjs');
+try {
+  await esbuild({
+    entryPoints: [path.join(here, 'eval', 'sample-data.generator.ts')],
+    outfile: generator,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  const { writeSampleData } = await import(generator);
+  await writeSampleData(path.join(here, 'dist', 'sample'));
+} catch (error) {
+  console.warn(`Sample data was not generated (${error instanceof Error ? error.message : error})`);
+} finally {
+  await fs.rm(generator, { force: true });
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SMTPServer } from 'smtp-server';
@@ -57,6 +58,8 @@ import { OidcSignInService } from './oidc/oidc-sign-in.service';
 import { ProviderAccessService } from './oidc/provider-access.service';
 import { syncTokenRoutes } from './oidc/sync-token.routes';
 import { TokenRefreshScheduler } from './oidc/token-refresh.scheduler';
+import { sampleDataRoutes } from './sample/sample-data.routes';
+import { SAMPLE_JOB, SampleDataService } from './sample/sample-data.service';
 import { preferencesRoutes } from './settings/preferences.routes';
 import { PreferencesService } from './settings/preferences.service';
 import { createMailSourceFactory } from './sync/mail-source.factory';
@@ -108,7 +111,11 @@ export interface Runtime {
 export async function createRuntime(
   config: Config,
   logger: Logger,
-  options: { role?: LockRole } = {},
+  options: {
+    role?: LockRole;
+    /** Where the sample data is (default: dist/sample beside the built server, written by build.mjs). */
+    sampleDir?: string;
+  } = {},
 ): Promise<Runtime> {
   // As root, the embedded server runs as `postgres`, which must enter the data dir to reach `pg/`.
   const traversable = !config.databaseUrl && process.getuid?.() === 0;
@@ -172,8 +179,21 @@ export async function createRuntime(
       ingest,
     );
     const bank = new BankStatementsService(database.db, accounts, blobs, readStatementInSandbox, reconcileTransactions);
-    const queue = new JobQueue(
-      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts, bank }),
+    const sample = new SampleDataService(
+      database.db,
+      accounts,
+      mailImport,
+      bank,
+      options.sampleDir ?? path.join(path.dirname(fileURLToPath(import.meta.url)), 'sample'),
+      {
+        // The queue is built below, with the handlers that use this service; these run only once it exists.
+        importSample: (ownerId, payload) => queue.enqueue(ownerId, SAMPLE_JOB, payload),
+        analyzeStatement: (ownerId, statementId) =>
+          queue.enqueue(ownerId, 'bank_statement_analysis', { statement_id: statementId }),
+      },
+    );
+    const queue: JobQueue<AppJobRegistry> = new JobQueue(
+      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts, bank, sample }),
       jobsRepository,
       {
         connectionString: database.url,
@@ -237,6 +257,7 @@ export async function createRuntime(
         mailImportRoutes(mailImport, queue),
         uploadsRoutes(uploads, path.join(config.dataDir, 'tmp'), config.uploadMaxFiles),
         bankRoutes(bank, queue),
+        sampleDataRoutes(sample),
         preferencesRoutes(preferences),
         inboundRoutes(inbound),
         syncTokenRoutes(providerAccess),

@@ -10,6 +10,7 @@ export * from './api/jobs.schema';
 export * from './api/me.schema';
 export * from './api/oidc.schema';
 export * from './api/preferences.schema';
+export * from './api/sample.schema';
 export * from './api/sync-token.schema';
 export * from './api/uploads.schema';
 export * from './rules/amount';

@@ -32,6 +32,8 @@ export const mailAccounts = pgTable(
     needsReauth: boolean('needs_reauth').notNull().default(false),
     reauthReason: text('reauth_reason'),
     lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+    /** The mailbox of "Try it with sample data": removed, with all it brought, by "Remove sample data". */
+    isSample: boolean('is_sample').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,5 +1,6 @@
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -45,6 +46,8 @@ export const bankStatements = pgTable(
     openingBalanceMinor: bigint('opening_balance_minor', { mode: 'number' }),
     closingBalanceMinor: bigint('closing_balance_minor', { mode: 'number' }),
     warnings: jsonb('warnings').$type<StatementIssue[]>().notNull().default([]),
+    /** The statement of "Try it with sample data". */
+    isSample: boolean('is_sample').notNull().default(false),
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
     analyzedAt: timestamp('analyzed_at', { withTimezone: true }),
   },

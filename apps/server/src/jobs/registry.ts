@@ -6,6 +6,8 @@ import { AppError } from '../errors';
 import type { MailImportService } from '../imports/mail-import.service';
 import type { FieldsRefreshService } from '../invoices/fields-refresh.service';
 import type { ProviderAccessService } from '../oidc/provider-access.service';
+import type { SampleDataService } from '../sample/sample-data.service';
+import { SAMPLE_ACCOUNT_EMAIL } from '../sample/sample-files';
 import type { MailSyncService } from '../sync/mail-sync.service';
 import { defineJob, type JobRegistry } from './job-registry';
 
@@ -38,6 +40,8 @@ export interface JobDependencies {
   fieldsRefresh: FieldsRefreshService;
   accounts: AccountsService;
   bank: BankStatementsService;
+  /** "Try it with sample data"; absent where the runtime has none (its job then fails plainly). */
+  sample?: SampleDataService;
 }
 
 /** Deliveries after the first for a statement analysis that hits a passing problem (a database blink). */
@@ -158,6 +162,25 @@ export function createJobRegistry(deps: JobDependencies) {
         }
       },
       retryLimit: BANK_ANALYSIS_RETRIES,
+    }),
+    sample_data: defineJob({
+      // The sample mailbox through the mail import, then its statement through a bank_statement_analysis job (once
+      // the invoices it pays are in). Both steps are the product's own and safe to run twice.
+      payload: z.object({ upload_id: z.string().uuid(), statement_id: z.string().uuid() }),
+      async handler({ ownerId, payload, progress, signal }) {
+        const sample = deps.sample;
+        if (!sample)
+          throw new AppError('Sample data is not set up in this process', { code: 'sample_unavailable', status: 503 });
+        if (!(await sample.isLoaded(ownerId))) return 'The sample data was removed before it was imported';
+        await progress(5, 'Importing the sample mailbox');
+        const r = await deps.mailImport.run(ownerId, payload.upload_id, SAMPLE_ACCOUNT_EMAIL, { signal, progress });
+        await progress(90, 'Analysing the sample bank statement');
+        const analysis = await sample.analyzeStatement(ownerId, payload.statement_id);
+        return (
+          `Sample data: ${r.read} message(s) imported, ${r.invoices} invoice(s) found` +
+          (analysis ? '; the sample bank statement is being analysed' : '')
+        );
+      },
     }),
     token_refresh: defineJob({
       // Refreshes the person's provider access before it expires; a refused grant marks that account only.

@@ -138,6 +138,23 @@ describe('routes', () => {
     expect(screen.getByRole('button', { name: /Connect Gmail & Drive/ })).toBeInTheDocument();
   });
 
+  it('says what the operator sets when Connect Gmail & Drive is pressed without Google configured', async () => {
+    serve({ signedIn: false });
+    // jsdom does not lay out: the button also scrolls to the sign-in card.
+    HTMLElement.prototype.scrollIntoView = vi.fn();
+    const user = userEvent.setup();
+    renderApp('/');
+    await screen.findByRole('heading', { name: 'Sign in' });
+    await user.click(screen.getByRole('button', { name: /Connect Gmail & Drive/ }));
+    expect(HTMLElement.prototype.scrollIntoView).toHaveBeenCalled();
+    const help = await screen.findByText(/Gmail & Drive sign-in is not set up on this server/);
+    expect(help).toHaveTextContent('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET');
+    expect(screen.getByRole('link', { name: 'Configuration in the README' })).toHaveAttribute(
+      'href',
+      '/docs#configuration',
+    );
+  });
+
   it('creates the owner account on the first visit and signs in', async () => {
     serve({ signedIn: false, ownerExists: false });
     const user = userEvent.setup();

@@ -9,6 +9,7 @@ export const JOB_TYPES = [
   'token_refresh',
   'mail_import',
   'document_upload',
+  'sample_data',
   'forwarding',
   'noop',
 ] as const;
@@ -58,6 +59,7 @@ export const JOB_TYPE_LABELS: Record<string, string> = {
   token_refresh: 'Token Refresh',
   mail_import: 'Mail Import',
   document_upload: 'Documents Added',
+  sample_data: 'Sample Data Import',
   forwarding: 'Invoice Forwarding',
   noop: 'Test Job',
 };

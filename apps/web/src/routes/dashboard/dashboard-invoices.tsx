@@ -17,6 +17,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { EmptyState } from '../../components/ui/empty-state';
 import { useBankSummary } from '../../features/bank/api/bank-api';
 import { useInvoiceStats, useInvoices } from '../../features/invoices/api/invoices-api';
+import { TrySampleDataButton } from '../../features/sample/components/sample-data';
 
 /**
  * Total Amount in every currency, never summed across them: the main currency (the one most invoices use) first; the
@@ -133,9 +134,12 @@ export function RecentInvoices() {
             icon={FileText}
             title="No invoices processed yet"
             action={
-              <Link to="/invoice-analysis" className={buttonClasses('primary', 'sm')}>
-                Sync Gmail Invoices
-              </Link>
+              <div className="flex flex-wrap justify-center gap-2">
+                <Link to="/invoice-analysis" className={buttonClasses('primary', 'sm')}>
+                  Sync Gmail Invoices
+                </Link>
+                <TrySampleDataButton />
+              </div>
             }
           />
         ) : (

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { buttonClasses } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
+import { SampleDataBanner } from '../../features/sample/components/sample-data';
 import { BankStatementsCard } from './dashboard-bank';
 import { RecentInvoices, StatCards } from './dashboard-invoices';
 
@@ -21,6 +22,7 @@ export function DashboardRoute() {
   return (
     <>
       <PageHeader title="Dashboard" description="An overview of your invoices and bank statements." />
+      <SampleDataBanner />
       <StatCards />
       <Suspense fallback={null}>
         <MonthTrend />

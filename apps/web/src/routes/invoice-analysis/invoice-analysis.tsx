@@ -19,6 +19,7 @@ import {
 } from '../../features/invoices/api/invoices-api';
 import { InvoiceCard } from '../../features/invoices/components/invoice-card';
 import { getActiveJobId, setActiveJobId, subscribeActiveJobId } from '../../features/jobs/active-job-store';
+import { SampleDataBanner, TrySampleDataButton } from '../../features/sample/components/sample-data';
 import { UploadDropZone } from '../../features/uploads/upload-drop-zone';
 
 const select = 'rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:outline-2 focus:outline-indigo-500';
@@ -96,6 +97,7 @@ export function InvoiceAnalysisRoute() {
   return (
     <>
       <PageHeader title="Invoice Analysis" description="Sync your mail and browse the invoices found." />
+      <SampleDataBanner />
       <div className="grid gap-4 md:grid-cols-3">
         {actions.map(({ title, description, button, icon: Icon, onClick }) => (
           <Card key={title}>
@@ -270,7 +272,11 @@ export function InvoiceAnalysisRoute() {
               ) : null}
             </>
           ) : (
-            <EmptyState icon={FileText} title={filtering ? 'No invoices match your filters' : 'No invoices found'} />
+            <EmptyState
+              icon={FileText}
+              title={filtering ? 'No invoices match your filters' : 'No invoices found'}
+              action={filtering ? undefined : <TrySampleDataButton />}
+            />
           )}
         </CardContent>
       </Card>

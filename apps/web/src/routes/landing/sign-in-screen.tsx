@@ -1,9 +1,12 @@
 import { CheckCircle2, Lock, Mail, ShieldCheck, Sparkles } from 'lucide-react';
+import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { Logo } from '../../components/logo';
 import { Button } from '../../components/ui/button';
+import { useAuthMethods } from '../../features/auth/api/auth-api';
 import { SIGNED_OUT_NOTICE } from '../../features/auth/api/logout';
 import { SignInPanel } from '../../features/auth/components/sign-in-panel';
+import { DOCS_URL } from '../../lib/links';
 import { BeforeAfter } from './before-after';
 import { FeatureCards } from './feature-cards';
 
@@ -16,6 +19,14 @@ const PANEL_ID = 'sign-in';
 export function SignInScreen() {
   // Log Out lands here with this state: say that it worked.
   const loggedOut = (useLocation().state as { loggedOut?: boolean } | null)?.loggedOut === true;
+  const methods = useAuthMethods();
+  const [googleHelp, setGoogleHelp] = useState(false);
+  // Without Google configured, "Connect Gmail & Drive" says what the operator sets instead of doing nothing.
+  const googleMissing = methods.data !== undefined && !methods.data.oidc.some((p) => p.id === 'google');
+  const connectGoogle = () => {
+    if (googleMissing) setGoogleHelp(true);
+    connect();
+  };
   const connect = () => {
     const panel = document.getElementById(PANEL_ID);
     panel?.scrollIntoView({ behavior: 'smooth', block: 'center' });
@@ -53,10 +64,25 @@ export function SignInScreen() {
             them against your bank statements.
           </p>
           <div className="mt-10 flex flex-col items-center gap-4">
-            <Button size="lg" onClick={connect}>
+            <Button size="lg" onClick={connectGoogle} aria-describedby={googleHelp ? 'google-setup' : undefined}>
               <Mail className="h-5 w-5" aria-hidden="true" />
               Connect Gmail & Drive
             </Button>
+            {googleHelp ? (
+              <p
+                id="google-setup"
+                role="status"
+                className="max-w-xl rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+              >
+                Gmail & Drive sign-in is not set up on this server. An operator sets <code>GOOGLE_CLIENT_ID</code> and{' '}
+                <code>GOOGLE_CLIENT_SECRET</code> and restarts it (see{' '}
+                <a className="font-medium underline" href={`${DOCS_URL}#configuration`}>
+                  Configuration in the README
+                </a>
+                ). Meanwhile, create your account below: then connect any mailbox over IMAP, upload your mail, or try it
+                with sample data.
+              </p>
+            ) : null}
             <div className="mt-4 w-full">
               <SignInPanel id={PANEL_ID} />
             </div>

@@ -18,6 +18,7 @@ import {
 } from '../../features/accounts/api/accounts-api';
 import { useAddAccount } from '../../features/accounts/components/use-add-account';
 import { useAuthMethods } from '../../features/auth/api/auth-api';
+import { SampleAccountBadge, SampleDataCard } from '../../features/sample/components/sample-data';
 import { DriveCard } from './drive-card';
 import { ImapConnectDialog } from './imap-connect-dialog';
 import { InboundAddressCard } from './inbound-address-card';
@@ -90,6 +91,7 @@ export function AccountManagement() {
       </Card>
       <DriveCard />
       <MailImportCard />
+      <SampleDataCard />
       <PreferencesCard />
       <InboundAddressCard />
       <TwoStepCard />
@@ -218,6 +220,7 @@ function AccountRow({ account, onReauth }: { account: ConnectedAccount; onReauth
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
+          <SampleAccountBadge accountId={account.userId} />
           {account.isPrimary ? <Badge>Primary</Badge> : null}
           {account.isActive ? <Badge variant="success">Active</Badge> : null}
           {/* The Uploads source is never the primary: drive and default operations use a mailbox. */}
