@@ -17,6 +17,7 @@ CREATE TABLE "forwarding_outbox" (
 	"last_error" text,
 	"message_id" text NOT NULL,
 	"sender_kind" text,
+	"claimed_by" uuid,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,

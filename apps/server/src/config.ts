@@ -98,6 +98,17 @@ const EnvSchema = z.object({
   DOCUMENT_STORE: z.enum(['local', 'postgres']).optional(),
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanFlag.optional(),
   CONNECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  SMTP_TLS: z.enum(['tls', 'starttls', 'none']).optional(),
+  SMTP_USER: z.string().min(1).optional(),
+  SMTP_PASSWORD: z.string().min(1).optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  SMTP_SENT_IMAP_URL: z
+    .string()
+    .url()
+    .refine((u) => /^imaps?:\/\//i.test(u), 'must start with imap:// or imaps://')
+    .optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -148,6 +159,20 @@ export interface Config {
   readonly connectRateLimitPerMinute: number;
   /** Reading untrusted documents: the sandbox's processes and what one document may cost. */
   readonly documents: DocumentsConfig;
+  /** The SMTP relay of this server install (SMTP_*), used to forward invoices for people without a sender of their own. */
+  readonly smtp: SmtpConfig | undefined;
+}
+
+export interface SmtpConfig {
+  readonly host: string;
+  readonly port: number;
+  /** `tls` from the start (465), `starttls` required (587), `none` (a relay on this machine or network). */
+  readonly tls: 'tls' | 'starttls' | 'none';
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+  readonly from: string;
+  /** The relay account's Sent folder over IMAP (imap[s]://user:password@host:port/Mailbox): the look-up before a re-send. */
+  readonly sentImapUrl: string | undefined;
 }
 
 export interface DocumentsConfig {
@@ -226,7 +251,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientSecret: e.OIDC_CLIENT_SECRET,
     });
   }
+  if (e.SMTP_HOST && !(e.SMTP_FROM ?? e.SMTP_USER)?.includes('@')) {
+    throw new ConfigError('invalid configuration: SMTP_FROM (an email address) must be set with SMTP_HOST');
+  }
+  const smtpTls = e.SMTP_TLS ?? (e.SMTP_PORT === 465 ? 'tls' : 'starttls');
+  const smtp: SmtpConfig | undefined = e.SMTP_HOST
+    ? Object.freeze({
+        host: e.SMTP_HOST,
+        port: e.SMTP_PORT ?? (smtpTls === 'tls' ? 465 : 587),
+        tls: smtpTls,
+        user: e.SMTP_USER,
+        password: e.SMTP_PASSWORD,
+        from: (e.SMTP_FROM ?? e.SMTP_USER)!,
+        sentImapUrl: e.SMTP_SENT_IMAP_URL,
+      })
+    : undefined;
   return Object.freeze({
+    smtp,
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.INVOICEBOX_DATA_DIR),

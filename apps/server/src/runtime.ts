@@ -29,6 +29,11 @@ import { driveRoutes } from './drive/drive.routes';
 import { DriveService } from './drive/drive.service';
 import { ConfigError } from './errors';
 import { closeDocumentSandbox, configureDocumentSandbox } from './extraction/index';
+import { FORWARDING_JOB } from './forwarding/forwarding.constants';
+import { ForwardingRepository } from './forwarding/forwarding.repository';
+import { forwardingRoutes } from './forwarding/forwarding.routes';
+import { ForwardingService } from './forwarding/forwarding.service';
+import { createSenderFactory } from './forwarding/sender.factory';
 import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
@@ -77,6 +82,7 @@ export interface Runtime {
   /** Filing invoices in the person's drive. */
   readonly drive: DriveService;
   readonly bank: BankStatementsService;
+  readonly forwarding: ForwardingService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -111,7 +117,10 @@ export async function createRuntime(
     const outbound = { allowPrivate: config.allowPrivateNetworkTargets };
     const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts, outbound);
     const blobs = createBlobStore(config, database.db, 'documents');
-    const invoices = new InvoicesService(database.db, accounts, blobs);
+    const forwardingRepository = new ForwardingRepository(database.db);
+    const invoices = new InvoicesService(database.db, accounts, blobs, (ownerId, ids) =>
+      forwarding.forwardedTo(ownerId, ids),
+    );
     const preferences = new PreferencesService(database.db);
     // Documents are read in the document sandbox, loaded on first use: `start` does not pay for it.
     const documents = documentSettings(config.documents);
@@ -123,6 +132,13 @@ export async function createRuntime(
     const ingest = new IngestService(database.db, blobs, extractor, (ownerId) => preferences.get(ownerId));
     const fieldsRefresh = new FieldsRefreshService(database.db, blobs, extractor);
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
+    const forwarding = new ForwardingService(
+      forwardingRepository,
+      accounts,
+      blobs,
+      createSenderFactory({ accounts, providerAccess, smtp: config.smtp, googleApiRootUrl: config.googleApiRootUrl }),
+      { jobType: FORWARDING_JOB },
+    );
     const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
       box: auth.box,
       users,
@@ -159,7 +175,7 @@ export async function createRuntime(
     );
     const bank = new BankStatementsService(database.db, accounts, blobs, readStatementInSandbox, reconcileTransactions);
     const queue = new JobQueue(
-      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts, bank }),
+      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts, bank, forwarding }),
       jobsRepository,
       {
         connectionString: database.url,
@@ -169,6 +185,7 @@ export async function createRuntime(
       },
     );
     await queue.start();
+    forwarding.useQueue((ownerId) => queue.enqueue(ownerId, 'invoice_forwarding', {}));
     const tokenRefresh = new TokenRefreshScheduler(
       database.db,
       (ownerId) => queue.enqueue(ownerId, 'token_refresh', {}),
@@ -191,6 +208,7 @@ export async function createRuntime(
       mailSync,
       drive,
       bank,
+      forwarding,
       routes: [
         accountsRoutes(accounts, imapAccounts, connectLimit),
         invoicesRoutes(invoices),
@@ -198,6 +216,7 @@ export async function createRuntime(
         driveRoutes(drive, queue, accounts, connectLimit),
         mailImportRoutes(mailImport, queue),
         bankRoutes(bank, queue),
+        forwardingRoutes(forwarding),
         preferencesRoutes(preferences),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {

@@ -43,6 +43,11 @@ export const forwardingOutbox = pgTable(
     messageId: text('message_id').notNull(),
     /** Which sender took it to `sending` (gmail, smtp, smtp_server): the look-up asks the same one. */
     senderKind: text('sender_kind'),
+    /**
+     * The job (jobs.id) that took it to `sending`. Such a row is taken over only by a later delivery of the same job
+     * (its earlier worker died) or once that job no longer runs.
+     */
+    claimedBy: uuid('claimed_by'),
     /** A temporary failure waits until then. */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -9,6 +9,7 @@ export const JOB_TYPES = [
   'token_refresh',
   'mail_import',
   'forwarding',
+  'invoice_forwarding',
   'noop',
 ] as const;
 export const JobTypeSchema = z.enum(JOB_TYPES);
@@ -57,6 +58,7 @@ export const JOB_TYPE_LABELS: Record<string, string> = {
   token_refresh: 'Token Refresh',
   mail_import: 'Mail Import',
   forwarding: 'Invoice Forwarding',
+  invoice_forwarding: 'Invoice Forwarding',
   noop: 'Test Job',
 };
 
