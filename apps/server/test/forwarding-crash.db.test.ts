@@ -119,7 +119,7 @@ describe('forwarding with workers killed (kill -9) at every step', () => {
       if (active.rowCount === 0 && (await outstanding()) > 0) await forwarding.start(ownerId);
     };
 
-    const kills: Record<string, number> = { before_send: 0, after_send: 0, after_commit: 0 };
+    const kills = { before_send: 0, after_send: 0, after_commit: 0 };
     for (let trial = 0; trial < TRIALS; trial++) {
       const point = POINTS[trial % POINTS.length]!;
       await ensureJob();
@@ -130,7 +130,7 @@ describe('forwarding with workers killed (kill -9) at every step', () => {
         if ((await outstanding()) === 0) return 'done';
         return undefined;
       }, 60_000);
-      if (exited === 'killed') kills[point]! += 1;
+      if (exited === 'killed') kills[point] += 1;
       else worker.kill('SIGKILL');
     }
 

@@ -141,8 +141,8 @@ export async function readMailbox(
   client.on('error', () => {});
   await client.connect();
   try {
-    const status = await client.status(mailbox, { messages: true }).catch(() => ({ messages: 0 }));
-    if (!status.messages) return [];
+    const status = await client.status(mailbox, { messages: true }).catch(() => undefined);
+    if (!status?.messages) return [];
     await client.mailboxOpen(mailbox, { readOnly: true });
     const out: Array<{ messageId: string; source: Buffer }> = [];
     for await (const m of client.fetch('1:*', { envelope: true, source: true })) {
