@@ -141,8 +141,11 @@ export async function readMailbox(
   client.on('error', () => {});
   await client.connect();
   try {
-    const status = await client.status(mailbox, { messages: true }).catch(() => undefined);
-    if (!status?.messages) return [];
+    const messages = await client
+      .status(mailbox, { messages: true })
+      .then((s) => s.messages ?? 0)
+      .catch(() => 0);
+    if (messages === 0) return [];
     await client.mailboxOpen(mailbox, { readOnly: true });
     const out: Array<{ messageId: string; source: Buffer }> = [];
     for await (const m of client.fetch('1:*', { envelope: true, source: true })) {
