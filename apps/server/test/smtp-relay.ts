@@ -143,7 +143,7 @@ export async function readMailbox(
   try {
     const messages = await client
       .status(mailbox, { messages: true })
-      .then((s) => s.messages ?? 0)
+      .then((s) => (s ? (s.messages ?? 0) : 0))
       .catch(() => 0);
     if (messages === 0) return [];
     await client.mailboxOpen(mailbox, { readOnly: true });
