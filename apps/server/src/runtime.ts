@@ -34,6 +34,7 @@ import { ForwardingRepository } from './forwarding/forwarding.repository';
 import { forwardingRoutes } from './forwarding/forwarding.routes';
 import { ForwardingService } from './forwarding/forwarding.service';
 import { createSenderFactory } from './forwarding/sender.factory';
+import { SmtpRelayService } from './forwarding/smtp-relay.service';
 import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
@@ -132,11 +133,19 @@ export async function createRuntime(
     const ingest = new IngestService(database.db, blobs, extractor, (ownerId) => preferences.get(ownerId));
     const fieldsRefresh = new FieldsRefreshService(database.db, blobs, extractor);
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
+    const smtpRelays = new SmtpRelayService(database.db, auth.box, outbound);
     const forwarding = new ForwardingService(
       forwardingRepository,
       accounts,
       blobs,
-      createSenderFactory({ accounts, providerAccess, smtp: config.smtp, googleApiRootUrl: config.googleApiRootUrl }),
+      createSenderFactory({
+        accounts,
+        providerAccess,
+        smtp: config.smtp,
+        googleApiRootUrl: config.googleApiRootUrl,
+        relays: smtpRelays,
+        imapAccounts,
+      }),
       { jobType: FORWARDING_JOB },
     );
     const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
@@ -216,7 +225,7 @@ export async function createRuntime(
         driveRoutes(drive, queue, accounts, connectLimit),
         mailImportRoutes(mailImport, queue),
         bankRoutes(bank, queue),
-        forwardingRoutes(forwarding),
+        forwardingRoutes(forwarding, smtpRelays, connectLimit),
         preferencesRoutes(preferences),
         syncTokenRoutes(providerAccess),
         oidcRoutes(oidc, {

@@ -18,8 +18,17 @@ import {
   smtpConfigFor,
 } from '../../test/forwarding-harness';
 import { readMailbox, startSmtpRelay, type TestSmtpRelay } from '../../test/smtp-relay';
+import { AccountsRepository } from '../accounts/accounts.repository';
+import { AccountsService } from '../accounts/accounts.service';
+import { ImapAccountsService } from '../accounts/imap-accounts.service';
+import { createSecretBox } from '../auth/secret-box';
 import { LocalBlobStore } from '../invoices/blob.store';
+import type { ProviderAccessService } from '../oidc/provider-access.service';
 import { forwardingMessageId } from './forward-message';
+import { ForwardingRepository } from './forwarding.repository';
+import { ForwardingService } from './forwarding.service';
+import { createSenderFactory } from './sender.factory';
+import { SmtpRelayService } from './smtp-relay.service';
 
 const t = useTestDatabase();
 
@@ -173,6 +182,91 @@ describe('invoice forwarding over SMTP into real mailboxes', () => {
     for (const { id } of invoices.rows as Array<{ id: string }>) {
       expect(ids.filter((m) => m === forwardingMessageId(id, 'audit@mailbox.test'))).toHaveLength(1);
     }
+  });
+
+  it('sends through a person’s own relay, tried before it is saved, and looks in their IMAP account’s Sent', async () => {
+    const { db } = t().database;
+    const { ownerId } = await seedInvoices(db, blobs, 2, 'own');
+    const box = createSecretBox('a-test-secret-of-at-least-32-characters!');
+    const relays = new SmtpRelayService(db, box, { allowPrivate: true });
+    const body = {
+      host: '127.0.0.1',
+      port: relay.port,
+      tls: 'none' as const,
+      username: 'relay',
+      password: FORWARDING_USERS.relay,
+      from: 'relay@mailbox.test',
+    };
+    await expect(relays.save(ownerId, { ...body, password: 'wrong' })).rejects.toThrow(
+      'Could not connect and sign in to the SMTP server',
+    );
+    await expect(new SmtpRelayService(db, box, { allowPrivate: false }).save(ownerId, body)).rejects.toThrow(
+      'Could not connect and sign in to the SMTP server',
+    );
+    expect(await relays.get(ownerId)).toBeNull();
+    expect(await relays.save(ownerId, body)).toEqual({
+      host: '127.0.0.1',
+      port: relay.port,
+      tls: 'none',
+      username: 'relay',
+      from: 'relay@mailbox.test',
+    });
+    const stored = await db.execute(sql`select * from forwarding_smtp_relays where owner_id = ${ownerId}`);
+    expect(JSON.stringify(stored.rows)).not.toContain(FORWARDING_USERS.relay);
+
+    // The person reads the relay account's mail over IMAP too: its Sent folder settles an interrupted send.
+    const accounts = new AccountsService(new AccountsRepository(db));
+    const imapAccounts = new ImapAccountsService(db, box, accounts, { allowPrivate: true });
+    await imapAccounts.connect(ownerId, {
+      email: 'relay@mailbox.test',
+      host: '127.0.0.1',
+      port: dovecot.imapPort,
+      secure: false,
+      username: 'relay',
+      password: FORWARDING_USERS.relay,
+      mailboxes: ['INBOX'],
+    });
+    const build = (hooks = {}) => {
+      const service = new ForwardingService(
+        new ForwardingRepository(db),
+        accounts,
+        blobs,
+        createSenderFactory({
+          accounts,
+          providerAccess: {} as ProviderAccessService,
+          smtp: undefined,
+          relays,
+          imapAccounts,
+        }),
+        { jobType: 'invoice_forwarding', hooks },
+      );
+      service.useQueue(async () => randomUUID());
+      return service;
+    };
+    const crashing = build({
+      afterSend: () => {
+        throw new Error('crash after the send');
+      },
+    });
+    await crashing.updateConfig(ownerId, { enabled: true, target_emails: ['tax@mailbox.test'] });
+    expect((await crashing.getConfig(ownerId)).sender).toEqual({
+      configured: true,
+      kind: 'smtp',
+      from: 'relay@mailbox.test',
+      reason: null,
+    });
+    await crashing.start(ownerId);
+    await expect(crashing.run(ownerId, randomUUID())).rejects.toThrow('crash after the send');
+    const before = relay.accepted;
+    expect(await build().run(ownerId, randomUUID())).toEqual({ sent: 1, failed: 0, recovered: 1, waiting: 0 });
+    expect(relay.accepted - before).toBe(1);
+    const ids = (await mailbox('tax')).map((m) => m.messageId);
+    const invoices = await db.execute(sql`select id from invoices where owner_id = ${ownerId}`);
+    for (const { id } of invoices.rows as Array<{ id: string }>) {
+      expect(ids.filter((m) => m === forwardingMessageId(id, 'tax@mailbox.test'))).toHaveLength(1);
+    }
+    await relays.remove(ownerId);
+    expect(await relays.get(ownerId)).toBeNull();
   });
 
   it('computes the Message-ID in SQL exactly as in code', async () => {

@@ -3,12 +3,20 @@ import {
   ForwardingConfigSchema,
   ForwardingStartResponseSchema,
   ForwardingStatsSchema,
+  SmtpRelayBodySchema,
+  SmtpRelayResponseSchema,
 } from '@invoicebox/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { connectRouteOptions, DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE } from '../http/connect-limit';
 import type { ForwardingService } from './forwarding.service';
+import type { SmtpRelayService } from './smtp-relay.service';
 
-/** The four forwarding calls of spec §7. */
-export function forwardingRoutes(forwarding: ForwardingService): FastifyPluginAsyncZod {
+/** The four forwarding calls of spec §7, and the person's own SMTP relay of Settings. */
+export function forwardingRoutes(
+  forwarding: ForwardingService,
+  relays: SmtpRelayService,
+  options: { connectRateLimitPerMinute?: number } = {},
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/forwarding/config',
@@ -60,6 +68,44 @@ export function forwardingRoutes(forwarding: ForwardingService): FastifyPluginAs
         },
       },
       async (request) => forwarding.stats(request.user.id),
+    );
+    app.get(
+      '/forwarding/smtp-relay',
+      {
+        schema: {
+          tags: ['forwarding'],
+          summary: 'Your own SMTP relay for forwarding (the password is never returned); null when you have none',
+          response: { 200: SmtpRelayResponseSchema },
+        },
+      },
+      async (request) => ({ relay: await relays.get(request.user.id) }),
+    );
+    app.put(
+      '/forwarding/smtp-relay',
+      {
+        // The relay is tried (connect, TLS, sign-in) before it is saved: a server the person names.
+        ...connectRouteOptions(app, options.connectRateLimitPerMinute ?? DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE),
+        schema: {
+          tags: ['forwarding'],
+          summary:
+            'Sets your own SMTP relay (host, port, TLS mode, user, app password, From); it is tried before it is ' +
+            'saved and used instead of the server’s relay when you have no Google account',
+          body: SmtpRelayBodySchema,
+          response: { 200: SmtpRelayResponseSchema },
+        },
+      },
+      async (request) => ({ relay: await relays.save(request.user.id, request.body) }),
+    );
+    app.delete(
+      '/forwarding/smtp-relay',
+      {
+        schema: {
+          tags: ['forwarding'],
+          summary: 'Removes your own SMTP relay',
+          response: { 200: SmtpRelayResponseSchema },
+        },
+      },
+      async (request) => relays.remove(request.user.id),
     );
   };
 }

@@ -62,3 +62,17 @@ export const forwardingOutbox = pgTable(
 );
 
 export type ForwardingOutboxRow = typeof forwardingOutbox.$inferSelect;
+
+/** A person's own SMTP relay (Settings), tried before it is saved; the password is encrypted with the secret box. */
+export const forwardingSmtpRelays = pgTable('forwarding_smtp_relays', {
+  ownerId: uuid('owner_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  host: text('host').notNull(),
+  port: integer('port').notNull(),
+  tls: text('tls', { enum: ['tls', 'starttls', 'none'] }).notNull(),
+  username: text('username').notNull(),
+  passwordEncrypted: text('password_encrypted').notNull(),
+  fromAddress: text('from_address').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,11 +1,13 @@
 import { FORWARDING_MESSAGES, type ForwardingSender } from '@invoicebox/core';
 import type { AccountsService } from '../accounts/accounts.service';
+import type { ImapAccountsService } from '../accounts/imap-accounts.service';
 import type { SmtpConfig } from '../config';
 import type { ProviderAccessService } from '../oidc/provider-access.service';
 import { GmailSender } from './gmail.sender';
 import { ImapSentFolder } from './imap-sent.folder';
 import type { MailSender } from './sender';
 import { SmtpSender } from './smtp.sender';
+import type { SmtpRelayService } from './smtp-relay.service';
 
 /** The sender a person's forwards go out with, and the address replies should reach. */
 export interface ResolvedSender {
@@ -21,14 +23,19 @@ export interface SenderFactory {
 }
 
 /**
- * Chooses the sender: a connected Google account (the primary one if it is Google) sends with the Gmail API; everyone
- * else uses this install's SMTP relay (SMTP_*). A Google account that needs a new sign-in is skipped.
+ * Chooses the sender: a connected Google account (the primary one if it is Google) sends with the Gmail API; else the
+ * person's own SMTP relay from Settings; else this install's SMTP relay (SMTP_*). A Google account that needs a new
+ * sign-in is skipped.
  */
 export function createSenderFactory(deps: {
   accounts: AccountsService;
   providerAccess: ProviderAccessService;
   smtp: SmtpConfig | undefined;
   googleApiRootUrl?: string | undefined;
+  /** People's own relays (Settings); checked after Google, before this install's relay. */
+  relays?: SmtpRelayService | undefined;
+  /** For the Sent-folder look-up of a person's relay: their IMAP account with the From address. */
+  imapAccounts?: Pick<ImapAccountsService, 'settingsByEmail'> | undefined;
 }): SenderFactory {
   const pick = async (ownerId: string) => {
     const { accounts } = await deps.accounts.list(ownerId);
@@ -42,6 +49,8 @@ export function createSenderFactory(deps: {
     async describe(ownerId) {
       const { google } = await pick(ownerId);
       if (google) return { configured: true, kind: 'gmail', from: google.email, reason: null };
+      const own = await deps.relays?.get(ownerId);
+      if (own) return { configured: true, kind: 'smtp', from: own.from, reason: null };
       if (deps.smtp) return { configured: true, kind: 'smtp_server', from: deps.smtp.from, reason: null };
       return { configured: false, kind: null, from: null, reason: FORWARDING_MESSAGES.noSender };
     },
@@ -57,6 +66,14 @@ export function createSenderFactory(deps: {
                 ? deps.providerAccess.refreshedAccessToken(ownerId, google.userId)
                 : deps.providerAccess.accessToken(ownerId, google.userId),
           }),
+          replyTo: null,
+        };
+      }
+      const own = await deps.relays?.settings(ownerId);
+      if (own) {
+        const imap = await deps.imapAccounts?.settingsByEmail(ownerId, own.from);
+        return {
+          sender: new SmtpSender('smtp', own, imap ? new ImapSentFolder(imap) : undefined),
           replyTo: null,
         };
       }

@@ -9,6 +9,8 @@ export interface SmtpRelaySettings {
   user?: string | undefined;
   password?: string | undefined;
   from: string;
+  /** The host name for TLS (SNI, certificate) when `host` is the checked address it resolved to. */
+  servername?: string | undefined;
   /** Seconds to wait for the server to greet or answer. */
   timeoutSeconds?: number;
 }
@@ -36,6 +38,7 @@ export class SmtpSender implements MailSender {
       secure: settings.tls === 'tls',
       requireTLS: settings.tls === 'starttls',
       ignoreTLS: settings.tls === 'none',
+      ...(settings.servername ? { tls: { servername: settings.servername } } : {}),
       ...(settings.user ? { auth: { user: settings.user, pass: settings.password ?? '' } } : {}),
       pool: true,
       maxConnections: 1,
