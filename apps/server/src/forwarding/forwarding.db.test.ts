@@ -269,6 +269,20 @@ describe('invoice forwarding over SMTP into real mailboxes', () => {
     expect(await relays.get(ownerId)).toBeNull();
   });
 
+  it('drops queued mails not tried yet when a recipient is removed or forwarding is switched off', async () => {
+    const { db } = t().database;
+    const { ownerId } = await seedInvoices(db, blobs, 2, 'drop');
+    const { forwarding } = forwardingService(db, blobs, smtpConfigFor(relay.port, dovecot.imapPort));
+    forwarding.useQueue(async () => randomUUID());
+    await forwarding.updateConfig(ownerId, { enabled: true, target_emails: RECIPIENTS });
+    expect((await forwarding.start(ownerId)).queued).toBe(6);
+    await forwarding.updateConfig(ownerId, { enabled: true, target_emails: [RECIPIENTS[0]!] });
+    expect((await forwarding.stats(ownerId)).total_pending).toBe(2);
+    await forwarding.updateConfig(ownerId, { enabled: false, target_emails: [RECIPIENTS[0]!] });
+    expect((await forwarding.stats(ownerId)).total_pending).toBe(0);
+    expect((await forwarding.getConfig(ownerId)).backlog).toBe(2);
+  });
+
   it('computes the Message-ID in SQL exactly as in code', async () => {
     const { db } = t().database;
     const rows = await db.execute(sql`select invoice_id, recipient, message_id from forwarding_outbox limit 20`);

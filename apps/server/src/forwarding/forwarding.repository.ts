@@ -43,9 +43,27 @@ export class ForwardingRepository {
       : { enabled: false, targetEmails: [], enabledAt: null, maxRecipients: FORWARDING_DEFAULT_MAX_RECIPIENTS };
   }
 
-  /** Saves the config; `enabled_at` moves to now only when forwarding goes from off to on. */
+  /**
+   * Saves the config; `enabled_at` moves to now only when forwarding goes from off to on. Queued mails that were not
+   * tried yet are dropped when forwarding is switched off or their recipient removed (a mail being sent finishes).
+   */
   async saveConfig(ownerId: string, enabled: boolean, targetEmails: string[]): Promise<void> {
-    await this.db
+    await this.db.transaction(async (tx) => {
+      await tx.execute(sql`
+        delete from forwarding_outbox
+        where owner_id = ${ownerId} and status = 'pending'
+          and (${!enabled} or not (recipient = any(${textArray(targetEmails)})))`);
+      await this.upsertConfig(tx, ownerId, enabled, targetEmails);
+    });
+  }
+
+  private async upsertConfig(
+    db: Pick<Db, 'insert'>,
+    ownerId: string,
+    enabled: boolean,
+    targetEmails: string[],
+  ): Promise<void> {
+    await db
       .insert(forwardingConfig)
       .values({ ownerId, enabled, targetEmails, enabledAt: enabled ? sql`now()` : null })
       .onConflictDoUpdate({
