@@ -174,5 +174,5 @@ describe('forwarding with workers killed (kill -9) at every step', () => {
     expect(missing).toBe(0);
     // Not one message handed to the relay twice: each kill after an accepted send was settled from the Sent folder.
     expect(relay.accepted).toBe(INVOICES * 3);
-  }, 180_000);
+  }, 90_000 + TRIALS * 12_000);
 });
