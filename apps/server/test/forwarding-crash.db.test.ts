@@ -128,6 +128,7 @@ describe('forwarding with workers killed (kill -9) at every step', () => {
       const exited = await waitFor(async () => {
         if (worker.signalCode === 'SIGKILL') return 'killed';
         if ((await outstanding()) === 0) return 'done';
+        await ensureJob();
         return undefined;
       }, 60_000);
       if (exited === 'killed') kills[point] += 1;
@@ -137,7 +138,11 @@ describe('forwarding with workers killed (kill -9) at every step', () => {
     // A worker that is left alone finishes what is left.
     await ensureJob();
     const finisher = await startWorker();
-    await waitFor(async () => ((await outstanding()) === 0 ? true : undefined), 90_000);
+    await waitFor(async () => {
+      if ((await outstanding()) === 0) return true;
+      await ensureJob();
+      return undefined;
+    }, 90_000);
     finisher.kill('SIGTERM');
 
     const rows = await pool.query(
