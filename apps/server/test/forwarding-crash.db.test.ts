@@ -92,92 +92,100 @@ describe('forwarding with workers killed (kill -9) at every step', () => {
     });
   }
 
-  it(`delivers ${INVOICES} invoices × 3 recipients exactly once across ${TRIALS} kills`, async () => {
-    const { db, pool } = t().database;
-    const { ownerId } = await seedInvoices(db, new LocalBlobStore(dir), INVOICES, 'kill');
-    const { forwarding } = forwardingService(db, new LocalBlobStore(dir), smtpConfigFor(relay.port, dovecot.imapPort));
-    forwarding.useQueue((owner) => producer.enqueue(owner, 'invoice_forwarding', {}));
-    await forwarding.updateConfig(ownerId, { enabled: true, target_emails: RECIPIENTS });
-    const started = await forwarding.start(ownerId);
-    expect(started.queued).toBe(INVOICES * 3);
-
-    const outstanding = async () =>
-      Number(
-        (
-          await pool.query(
-            "select count(*)::int as n from forwarding_outbox where owner_id = $1 and status in ('pending','sending')",
-            [ownerId],
-          )
-        ).rows[0].n,
+  it(
+    `delivers ${INVOICES} invoices × 3 recipients exactly once across ${TRIALS} kills`,
+    async () => {
+      const { db, pool } = t().database;
+      const { ownerId } = await seedInvoices(db, new LocalBlobStore(dir), INVOICES, 'kill');
+      const { forwarding } = forwardingService(
+        db,
+        new LocalBlobStore(dir),
+        smtpConfigFor(relay.port, dovecot.imapPort),
       );
-    // A job that spent its deliveries is replaced, as the next sync or Forward Now would.
-    const ensureJob = async () => {
-      const active = await pool.query(
-        "select 1 from jobs where owner_id = $1 and type = 'invoice_forwarding' and status in ('pending','running')",
-        [ownerId],
-      );
-      if (active.rowCount === 0 && (await outstanding()) > 0) await forwarding.start(ownerId);
-    };
+      forwarding.useQueue((owner) => producer.enqueue(owner, 'invoice_forwarding', {}));
+      await forwarding.updateConfig(ownerId, { enabled: true, target_emails: RECIPIENTS });
+      const started = await forwarding.start(ownerId);
+      expect(started.queued).toBe(INVOICES * 3);
 
-    const kills = { before_send: 0, after_send: 0, after_commit: 0 };
-    for (let trial = 0; trial < TRIALS; trial++) {
-      const point = POINTS[trial % POINTS.length]!;
+      const outstanding = async () =>
+        Number(
+          (
+            await pool.query(
+              "select count(*)::int as n from forwarding_outbox where owner_id = $1 and status in ('pending','sending')",
+              [ownerId],
+            )
+          ).rows[0].n,
+        );
+      // A job that spent its deliveries is replaced, as the next sync or Forward Now would.
+      const ensureJob = async () => {
+        const active = await pool.query(
+          "select 1 from jobs where owner_id = $1 and type = 'invoice_forwarding' and status in ('pending','running')",
+          [ownerId],
+        );
+        if (active.rowCount === 0 && (await outstanding()) > 0) await forwarding.start(ownerId);
+      };
+
+      const kills = { before_send: 0, after_send: 0, after_commit: 0 };
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const point = POINTS[trial % POINTS.length]!;
+        await ensureJob();
+        if ((await outstanding()) === 0) break;
+        const worker = await startWorker(point, 1 + Math.floor(Math.random() * 4));
+        const exited = await waitFor(async () => {
+          if (worker.signalCode === 'SIGKILL') return 'killed';
+          if ((await outstanding()) === 0) return 'done';
+          await ensureJob();
+          return undefined;
+        }, 60_000);
+        if (exited === 'killed') kills[point] += 1;
+        else worker.kill('SIGKILL');
+      }
+
+      // A worker that is left alone finishes what is left.
       await ensureJob();
-      if ((await outstanding()) === 0) break;
-      const worker = await startWorker(point, 1 + Math.floor(Math.random() * 4));
-      const exited = await waitFor(async () => {
-        if (worker.signalCode === 'SIGKILL') return 'killed';
-        if ((await outstanding()) === 0) return 'done';
+      const finisher = await startWorker();
+      await waitFor(async () => {
+        if ((await outstanding()) === 0) return true;
         await ensureJob();
         return undefined;
-      }, 60_000);
-      if (exited === 'killed') kills[point] += 1;
-      else worker.kill('SIGKILL');
-    }
+      }, 90_000);
+      finisher.kill('SIGTERM');
 
-    // A worker that is left alone finishes what is left.
-    await ensureJob();
-    const finisher = await startWorker();
-    await waitFor(async () => {
-      if ((await outstanding()) === 0) return true;
-      await ensureJob();
-      return undefined;
-    }, 90_000);
-    finisher.kill('SIGTERM');
-
-    const rows = await pool.query(
-      'select status, count(*)::int as n from forwarding_outbox where owner_id = $1 group by 1',
-      [ownerId],
-    );
-    expect(rows.rows).toEqual([{ status: 'sent', n: INVOICES * 3 }]);
-    const invoiceIds = (await db.execute(sql`select id from invoices where owner_id = ${ownerId}`)).rows.map(
-      (r) => (r as { id: string }).id,
-    );
-    let duplicates = 0;
-    let missing = 0;
-    for (const recipient of RECIPIENTS) {
-      const got = await readMailbox(
-        dovecot,
-        recipient.split('@')[0]!,
-        FORWARDING_USERS[recipient.split('@')[0] as keyof typeof FORWARDING_USERS],
+      const rows = await pool.query(
+        'select status, count(*)::int as n from forwarding_outbox where owner_id = $1 group by 1',
+        [ownerId],
       );
-      const counts = new Map<string, number>();
-      for (const m of got) counts.set(m.messageId, (counts.get(m.messageId) ?? 0) + 1);
-      for (const id of invoiceIds) {
-        const n = counts.get(forwardingMessageId(id, recipient)) ?? 0;
-        if (n === 0) missing += 1;
-        if (n > 1) duplicates += n - 1;
+      expect(rows.rows).toEqual([{ status: 'sent', n: INVOICES * 3 }]);
+      const invoiceIds = (await db.execute(sql`select id from invoices where owner_id = ${ownerId}`)).rows.map(
+        (r) => (r as { id: string }).id,
+      );
+      let duplicates = 0;
+      let missing = 0;
+      for (const recipient of RECIPIENTS) {
+        const got = await readMailbox(
+          dovecot,
+          recipient.split('@')[0]!,
+          FORWARDING_USERS[recipient.split('@')[0] as keyof typeof FORWARDING_USERS],
+        );
+        const counts = new Map<string, number>();
+        for (const m of got) counts.set(m.messageId, (counts.get(m.messageId) ?? 0) + 1);
+        for (const id of invoiceIds) {
+          const n = counts.get(forwardingMessageId(id, recipient)) ?? 0;
+          if (n === 0) missing += 1;
+          if (n > 1) duplicates += n - 1;
+        }
+        expect(got).toHaveLength(INVOICES);
       }
-      expect(got).toHaveLength(INVOICES);
-    }
-    console.log(
-      `forwarding crash test: ${TRIALS} trials, kills ${JSON.stringify(kills)}, ${INVOICES} invoices × 3 recipients, ` +
-        `${duplicates} duplicates, ${missing} missing`,
-    );
-    expect(kills.before_send + kills.after_send + kills.after_commit).toBeGreaterThan(0);
-    expect(duplicates).toBe(0);
-    expect(missing).toBe(0);
-    // Not one message handed to the relay twice: each kill after an accepted send was settled from the Sent folder.
-    expect(relay.accepted).toBe(INVOICES * 3);
-  }, 90_000 + TRIALS * 12_000);
+      console.log(
+        `forwarding crash test: ${TRIALS} trials, kills ${JSON.stringify(kills)}, ${INVOICES} invoices × 3 recipients, ` +
+          `${duplicates} duplicates, ${missing} missing`,
+      );
+      expect(kills.before_send + kills.after_send + kills.after_commit).toBeGreaterThan(0);
+      expect(duplicates).toBe(0);
+      expect(missing).toBe(0);
+      // Not one message handed to the relay twice: each kill after an accepted send was settled from the Sent folder.
+      expect(relay.accepted).toBe(INVOICES * 3);
+    },
+    90_000 + TRIALS * 12_000,
+  );
 });
