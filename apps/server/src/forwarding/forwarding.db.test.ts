@@ -17,6 +17,7 @@ import {
   seedInvoices,
   smtpConfigFor,
 } from '../../test/forwarding-harness';
+import { startFakeGmail } from '../../test/gmail-api';
 import { readMailbox, startSmtpRelay, type TestSmtpRelay } from '../../test/smtp-relay';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
@@ -281,6 +282,58 @@ describe('invoice forwarding over SMTP into real mailboxes', () => {
     await forwarding.updateConfig(ownerId, { enabled: false, target_emails: [RECIPIENTS[0]!] });
     expect((await forwarding.stats(ownerId)).total_pending).toBe(0);
     expect((await forwarding.getConfig(ownerId)).backlog).toBe(2);
+  });
+
+  it('sends with the Gmail API for a Google account, and settles a lost commit with rfc822msgid:', async () => {
+    const { db } = t().database;
+    const gmail = await startFakeGmail();
+    try {
+      const { ownerId } = await seedInvoices(db, blobs, 2, 'gmail');
+      const accounts = new AccountsService(new AccountsRepository(db));
+      await accounts.connect(ownerId, { provider: 'google', email: 'me@gmail.test' });
+      const providerAccess = {
+        accessToken: async () => 'valid-token',
+        refreshedAccessToken: async () => 'valid-token',
+      } as unknown as ProviderAccessService;
+      const build = (hooks = {}) => {
+        const service = new ForwardingService(
+          new ForwardingRepository(db),
+          accounts,
+          blobs,
+          createSenderFactory({
+            accounts,
+            providerAccess,
+            smtp: smtpConfigFor(relay.port, dovecot.imapPort),
+            googleApiRootUrl: gmail.rootUrl,
+          }),
+          { jobType: 'invoice_forwarding', hooks },
+        );
+        service.useQueue(async () => randomUUID());
+        return service;
+      };
+      let sends = 0;
+      const crashing = build({
+        afterSend: () => {
+          sends += 1;
+          if (sends === 2) throw new Error('crash after the send');
+        },
+      });
+      await crashing.updateConfig(ownerId, { enabled: true, target_emails: ['books@example.com'] });
+      expect((await crashing.getConfig(ownerId)).sender).toMatchObject({ kind: 'gmail', from: 'me@gmail.test' });
+      await crashing.start(ownerId);
+      await expect(crashing.run(ownerId, randomUUID())).rejects.toThrow('crash after the send');
+      expect(await build().run(ownerId, randomUUID())).toEqual({ sent: 0, failed: 0, recovered: 1, waiting: 0 });
+      expect(gmail.sent).toHaveLength(2);
+      expect(gmail.requests.filter((r) => r === 'POST /gmail/v1/users/me/messages/send')).toHaveLength(2);
+      const invoices = await db.execute(sql`select id from invoices where owner_id = ${ownerId}`);
+      const expected = (invoices.rows as Array<{ id: string }>).map((r) =>
+        forwardingMessageId(r.id, 'books@example.com'),
+      );
+      const sentIds = await Promise.all(gmail.sent.map(async (raw) => (await simpleParser(raw)).messageId));
+      expect(sentIds.sort()).toEqual(expected.sort());
+    } finally {
+      await gmail.close();
+    }
   });
 
   it('computes the Message-ID in SQL exactly as in code', async () => {
