@@ -7,6 +7,7 @@ import { runBankBench } from './bank.bench';
 import { benchDriveUpload } from './drive.bench';
 import { runFaultsBench } from './faults.bench';
 import { runFaultsEmbeddedBench } from './faults-embedded.bench';
+import { runForwardingBench } from './forwarding.bench';
 import { runFoundationBench } from './foundation.bench';
 import { runHostileBench } from './hostile.bench';
 import { runInvoicesBench } from './invoices.bench';
@@ -30,6 +31,10 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
   upload: {
     title: 'Adding documents: files per second through upload and through the inbox folder',
     run: runUploadBench,
+  },
+  forwarding: {
+    title: 'Invoice forwarding (local SMTP relay → Dovecot): mails/s, and sync-found → delivered latency',
+    run: runForwardingBench,
   },
   bank: { title: 'Bank statements (100,000-row CSV, 1,000-transaction text PDF)', run: runBankBench },
   reconcile: { title: 'Reconciliation (10,000 transactions × 10,000 invoices)', run: runReconcileBench },

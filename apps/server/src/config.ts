@@ -113,6 +113,17 @@ const EnvSchema = z.object({
   SMTP_INBOUND_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   SMTP_INBOUND_TLS_KEY: z.string().min(1).optional(),
   SMTP_INBOUND_TLS_CERT: z.string().min(1).optional(),
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  SMTP_TLS: z.enum(['tls', 'starttls', 'none']).optional(),
+  SMTP_USER: z.string().min(1).optional(),
+  SMTP_PASSWORD: z.string().min(1).optional(),
+  SMTP_FROM: z.string().min(3).optional(),
+  SMTP_SENT_IMAP_URL: z
+    .string()
+    .url()
+    .refine((u) => /^imaps?:\/\//i.test(u), 'must start with imap:// or imaps://')
+    .optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -171,6 +182,8 @@ export interface Config {
   readonly documents: DocumentsConfig;
   /** The SMTP listener for people's invoice addresses; undefined when off (the default). */
   readonly inboundSmtp: InboundSmtpConfig | undefined;
+  /** The SMTP relay of this server install (SMTP_*), used to forward invoices for people without a sender of their own. */
+  readonly smtp: SmtpConfig | undefined;
 }
 
 export interface InboundSmtpConfig {
@@ -183,6 +196,18 @@ export interface InboundSmtpConfig {
   /** PEM files for STARTTLS; both or neither. */
   readonly tlsKeyFile: string | undefined;
   readonly tlsCertFile: string | undefined;
+}
+
+export interface SmtpConfig {
+  readonly host: string;
+  readonly port: number;
+  /** `tls` from the start (465), `starttls` required (587), `none` (a relay on this machine or network). */
+  readonly tls: 'tls' | 'starttls' | 'none';
+  readonly user: string | undefined;
+  readonly password: string | undefined;
+  readonly from: string;
+  /** The relay account's Sent folder over IMAP (imap[s]://user:password@host:port/Mailbox): the look-up before a re-send. */
+  readonly sentImapUrl: string | undefined;
 }
 
 export interface DocumentsConfig {
@@ -281,7 +306,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           tlsCertFile: e.SMTP_INBOUND_TLS_CERT,
         })
       : undefined;
+  if (e.SMTP_HOST && !(e.SMTP_FROM ?? e.SMTP_USER)?.includes('@')) {
+    throw new ConfigError('invalid configuration: SMTP_FROM (an email address) must be set with SMTP_HOST');
+  }
+  const smtpTls = e.SMTP_TLS ?? (e.SMTP_PORT === 465 ? 'tls' : 'starttls');
+  const smtp: SmtpConfig | undefined = e.SMTP_HOST
+    ? Object.freeze({
+        host: e.SMTP_HOST,
+        port: e.SMTP_PORT ?? (smtpTls === 'tls' ? 465 : 587),
+        tls: smtpTls,
+        user: e.SMTP_USER,
+        password: e.SMTP_PASSWORD,
+        from: (e.SMTP_FROM ?? e.SMTP_USER)!,
+        sentImapUrl: e.SMTP_SENT_IMAP_URL,
+      })
+    : undefined;
   return Object.freeze({
+    smtp,
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.INVOICEBOX_DATA_DIR),

@@ -33,6 +33,12 @@ import { driveRoutes } from './drive/drive.routes';
 import { DriveService } from './drive/drive.service';
 import { ConfigError } from './errors';
 import { closeDocumentSandbox, configureDocumentSandbox } from './extraction/index';
+import { FORWARDING_JOB } from './forwarding/forwarding.constants';
+import { ForwardingRepository } from './forwarding/forwarding.repository';
+import { forwardingRoutes } from './forwarding/forwarding.routes';
+import { ForwardingService } from './forwarding/forwarding.service';
+import { createSenderFactory } from './forwarding/sender.factory';
+import { SmtpRelayService } from './forwarding/smtp-relay.service';
 import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
@@ -92,6 +98,7 @@ export interface Runtime {
   readonly bank: BankStatementsService;
   /** Documents a person adds (upload, `invoicebox add`, the inbox folder), through the ingest. */
   readonly uploads: UploadsService;
+  readonly forwarding: ForwardingService;
   /** Route plugins of the domain modules, for buildApp. */
   readonly routes: FastifyPluginAsyncZod[];
   readonly users: UsersService;
@@ -132,7 +139,10 @@ export async function createRuntime(
     const outbound = { allowPrivate: config.allowPrivateNetworkTargets };
     const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts, outbound);
     const blobs = createBlobStore(config, database.db, 'documents');
-    const invoices = new InvoicesService(database.db, accounts, blobs);
+    const forwardingRepository = new ForwardingRepository(database.db);
+    const invoices = new InvoicesService(database.db, accounts, blobs, (ownerId, ids) =>
+      forwarding.forwardedTo(ownerId, ids),
+    );
     const preferences = new PreferencesService(database.db);
     // Documents are read in the document sandbox, loaded on first use: `start` does not pay for it.
     const documents = documentSettings(config.documents);
@@ -144,6 +154,21 @@ export async function createRuntime(
     const ingest = new IngestService(database.db, blobs, extractor, (ownerId) => preferences.get(ownerId));
     const fieldsRefresh = new FieldsRefreshService(database.db, blobs, extractor);
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
+    const smtpRelays = new SmtpRelayService(database.db, auth.box, outbound);
+    const forwarding = new ForwardingService(
+      forwardingRepository,
+      accounts,
+      blobs,
+      createSenderFactory({
+        accounts,
+        providerAccess,
+        smtp: config.smtp,
+        googleApiRootUrl: config.googleApiRootUrl,
+        relays: smtpRelays,
+        imapAccounts,
+      }),
+      { jobType: FORWARDING_JOB },
+    );
     const oidc = new OidcSignInService(auth.oidcClients, new OidcRepository(database.db), {
       box: auth.box,
       users,
@@ -193,7 +218,17 @@ export async function createRuntime(
       },
     );
     const queue: JobQueue<AppJobRegistry> = new JobQueue(
-      createJobRegistry({ providerAccess, mailSync, drive, mailImport, fieldsRefresh, accounts, bank, sample }),
+      createJobRegistry({
+        providerAccess,
+        mailSync,
+        drive,
+        mailImport,
+        fieldsRefresh,
+        accounts,
+        bank,
+        sample,
+        forwarding,
+      }),
       jobsRepository,
       {
         connectionString: database.url,
@@ -223,6 +258,7 @@ export async function createRuntime(
           log: (message, detail) => logger.info(detail ?? {}, message),
         })
       : undefined;
+    forwarding.useQueue((ownerId) => queue.enqueue(ownerId, 'invoice_forwarding', {}));
     const tokenRefresh = new TokenRefreshScheduler(
       database.db,
       (ownerId) => queue.enqueue(ownerId, 'token_refresh', {}),
@@ -249,6 +285,7 @@ export async function createRuntime(
       drive,
       bank,
       uploads,
+      forwarding,
       routes: [
         accountsRoutes(accounts, imapAccounts, connectLimit),
         invoicesRoutes(invoices),
@@ -258,6 +295,7 @@ export async function createRuntime(
         uploadsRoutes(uploads, path.join(config.dataDir, 'tmp'), config.uploadMaxFiles),
         bankRoutes(bank, queue),
         sampleDataRoutes(sample),
+        forwardingRoutes(forwarding, smtpRelays, connectLimit),
         preferencesRoutes(preferences),
         inboundRoutes(inbound),
         syncTokenRoutes(providerAccess),

@@ -48,6 +48,10 @@ describe('no cross-tenant reads or writes, on every route', () => {
       AUTH_ALLOW_SIGNUP: 'true',
       AUTH_RATE_LIMIT_PER_MINUTE: '10000',
       INVOICEBOX_WORKERS: 'false',
+      // A sender, so that A can start forwarding (the workers are off: nothing is sent).
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: '2',
+      SMTP_FROM: 'relay@example.net',
     });
     const logger = createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
     runtime = await createRuntime(config, logger);
@@ -101,6 +105,9 @@ describe('no cross-tenant reads or writes, on every route', () => {
     });
     await runtime.bank.analyze(a.userId, a.statementId);
     a.transactionId = (await runtime.bank.get(a.userId, a.statementId)).transactions[0]!.id;
+    // A forwards to an accountant; the invoice is queued for them.
+    await runtime.forwarding.updateConfig(a.userId, { enabled: true, target_emails: ['alice-accountant@example.com'] });
+    await runtime.forwarding.start(a.userId);
     a.jobId = crypto.randomUUID();
     await new JobsRepository(db).insert({ id: a.jobId, ownerId: a.userId, type: 'noop', payload: {} });
   });
@@ -183,6 +190,7 @@ describe('no cross-tenant reads or writes, on every route', () => {
           'alice@example.com',
           'alice-secret-subject',
           'alice-secret-document',
+          'alice-accountant@example.com',
           Buffer.from('%PDF-1.4 alice-secret-document').toString('base64'),
         ]) {
           expect(body, `${method.toUpperCase()} ${path} leaked ${secret}`).not.toContain(secret);
@@ -190,6 +198,14 @@ describe('no cross-tenant reads or writes, on every route', () => {
       }
     }
     expect(calls.length).toBeGreaterThan(10);
+    for (const route of [
+      'GET /api/v1/forwarding/config',
+      'PUT /api/v1/forwarding/config',
+      'POST /api/v1/forwarding/start',
+      'GET /api/v1/forwarding/stats',
+    ]) {
+      expect(calls.some((c) => c.startsWith(`${route} `))).toBe(true);
+    }
 
     // Nothing of A's changed: both accounts, the same primary, the job still there.
     const aList = await accounts.list(a.userId);
@@ -201,6 +217,10 @@ describe('no cross-tenant reads or writes, on every route', () => {
     // A's statement is still there, with its transaction as it was (no match made or undone by B).
     const statement = await runtime.bank.get(a.userId, a.statementId);
     expect(statement.transactions.map((x) => [x.id, x.match_source])).toEqual([[a.transactionId, null]]);
+    // A's forwarding is as A left it, with the invoice still queued once for the accountant.
+    const forwarding = await runtime.forwarding.getConfig(a.userId);
+    expect(forwarding).toMatchObject({ enabled: true, target_emails: ['alice-accountant@example.com'] });
+    expect(await runtime.forwarding.stats(a.userId)).toMatchObject({ total_pending: 1, total_forwarded: 0 });
     // B's own custom scope never took A's ids.
     expect((await accounts.list(b.userId)).session.selectedUserIds).toEqual([]);
   });

@@ -2,9 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local server speaking the Gmail REST wire format (v1) for the parts the adapter uses: users.getProfile,
- * messages.list (q ignored, pageToken/maxResults honoured), messages.get (format=raw), history.list (messageAdded;
- * 404 for a startHistoryId older than it keeps). Errors as Google sends them: `{ error: { code, message, status,
+ * A local server speaking the Gmail REST wire format (v1) for the parts the adapters use: users.getProfile,
+ * messages.list (pageToken/maxResults honoured; of `q` only `rfc822msgid:<id>` is understood, other queries list
+ * everything), messages.get (format=raw), messages.send (a JSON body with `raw`, base64url; the message is filed with
+ * the SENT label and listed like any other), history.list (messageAdded; 404 for a startHistoryId older than it
+ * keeps). Errors as Google sends them: `{ error: { code, message, status,
  * errors: [{ reason }] } }`. `failNext(status, reason)` makes the next API calls fail.
  */
 export interface FakeGmail {
@@ -16,6 +18,8 @@ export interface FakeGmail {
   failNext(count: number, status: number, reason: string): void;
   /** Valid bearer tokens; others get 401. */
   tokens: Set<string>;
+  /** Messages received through messages.send, in order. */
+  sent: Buffer[];
   requests: string[];
   close(): Promise<void>;
 }
@@ -27,6 +31,20 @@ export async function startFakeGmail(): Promise<FakeGmail> {
   const failures: Array<{ status: number; reason: string }> = [];
   const tokens = new Set<string>(['valid-token']);
   const requests: string[] = [];
+  const sent: Buffer[] = [];
+  const add = (raw: Buffer) => {
+    historyId += 1;
+    const id = `m${historyId.toString(16)}`;
+    messages.push({ id, raw, historyId });
+    return id;
+  };
+  const messageIdOf = (raw: Buffer) => {
+    const head = raw
+      .toString('latin1')
+      .split(/\r?\n\r?\n/, 1)[0]!
+      .replace(/\r?\n[ \t]+/g, ' ');
+    return /^message-id:\s*<?([^>\s]+)>?/im.exec(head)?.[1];
+  };
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -50,11 +68,25 @@ export async function startFakeGmail(): Promise<FakeGmail> {
         messagesTotal: messages.length,
       });
     }
+    if (url.pathname === `${base}/messages/send` && req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { raw?: string };
+        if (!body.raw) return error(res, 400, "'raw' RFC822 payload message string is required", 'invalidArgument');
+        const raw = Buffer.from(body.raw, 'base64url');
+        sent.push(raw);
+        const id = add(raw);
+        send(res, 200, { id, threadId: id, labelIds: ['SENT'] });
+      });
+      return;
+    }
     if (url.pathname === `${base}/messages`) {
       const max = Number(url.searchParams.get('maxResults') ?? 100);
       const start = Number(url.searchParams.get('pageToken') ?? 0);
+      const byId = /(?:^|\s)rfc822msgid:<?([^>\s]+)>?/.exec(url.searchParams.get('q') ?? '')?.[1];
       // Gmail lists newest first.
-      const ordered = [...messages].reverse();
+      const ordered = [...messages].reverse().filter((m) => byId === undefined || messageIdOf(m.raw) === byId);
       const page = ordered.slice(start, start + max);
       return send(res, 200, {
         messages: page.map((m) => ({ id: m.id, threadId: m.id })),
@@ -92,12 +124,7 @@ export async function startFakeGmail(): Promise<FakeGmail> {
   const { port } = server.address() as AddressInfo;
   return {
     rootUrl: `http://127.0.0.1:${port}/`,
-    add(raw) {
-      historyId += 1;
-      const id = `m${historyId.toString(16)}`;
-      messages.push({ id, raw, historyId });
-      return id;
-    },
+    add,
     expireHistory() {
       oldestHistory = historyId;
     },
@@ -105,6 +132,7 @@ export async function startFakeGmail(): Promise<FakeGmail> {
       for (let i = 0; i < count; i++) failures.push({ status, reason });
     },
     tokens,
+    sent,
     requests,
     close: () => new Promise((r) => server.close(() => r())),
   };

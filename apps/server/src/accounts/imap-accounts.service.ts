@@ -106,6 +106,29 @@ export class ImapAccountsService {
     };
   }
 
+  /**
+   * The IMAP sign-in of the person's account with this address, for searching its Sent folder (forwarding sent
+   * through a relay as that address); undefined when no IMAP account has it.
+   */
+  async settingsByEmail(ownerId: string, email: string) {
+    const { accounts } = await this.accounts.list(ownerId);
+    const account = accounts.find((a) => a.provider === 'imap' && a.email.toLowerCase() === email.toLowerCase());
+    if (!account) return undefined;
+    const [row] = await this.db
+      .select()
+      .from(imapSettings)
+      .where(and(eq(imapSettings.ownerId, ownerId), eq(imapSettings.accountId, account.userId)));
+    if (!row) return undefined;
+    return {
+      host: row.host,
+      port: row.port,
+      secure: row.secure,
+      user: row.username,
+      password: this.box.decrypt(row.passwordEncrypted, PASSWORD_CONTEXT),
+      outbound: this.outbound,
+    };
+  }
+
   async saveCursor(ownerId: string, accountId: string, cursor: ImapCursor): Promise<void> {
     await this.db
       .update(imapSettings)

@@ -8,6 +8,7 @@ export * from '../accounts/accounts.tables';
 export * from '../auth/auth.tables';
 export * from '../bank/bank.tables';
 export * from '../drive/drive.tables';
+export * from '../forwarding/forwarding.tables';
 export * from '../inbound/inbound.tables';
 export * from '../invoices/blob.tables';
 export * from '../invoices/invoices.tables';

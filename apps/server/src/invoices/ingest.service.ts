@@ -260,9 +260,10 @@ export class IngestService {
       if (raw.document)
         return documentMessage({ ok: true, origin: raw.origin, source: raw.source, document: raw.document });
       const read = await parseMailMessage(raw.source, raw.origin);
-      return read.ok ? read.message : null;
+      return read.ok ? { message: read.message, source: raw.source } : null;
     });
-    const messages = parsed.filter((m): m is MailMessage => m !== null);
+    const read = parsed.filter((m): m is { message: MailMessage; source: Buffer } => m !== null);
+    const messages = read.map((r) => r.message);
     // Documents that already have this owner's invoice (another account, a copy sent again) keep that invoice's
     // fields: their extraction would be thrown away, so it is not run.
     const documents = [
@@ -275,8 +276,8 @@ export class IngestService {
         .where(and(eq(invoices.ownerId, ownerId), inArray(invoices.dedupeKey, documents)));
       for (const { key } of known) extracted.add(key);
     }
-    const prepared = await mapConcurrently(messages, PREPARE_CONCURRENCY, (message) =>
-      this.prepare(ownerId, accountId, message, options, extracted),
+    const prepared = await mapConcurrently(read, PREPARE_CONCURRENCY, ({ message, source }) =>
+      this.prepare(ownerId, accountId, message, source, options, extracted),
     );
     return { prepared, unreadable: fresh.length - messages.length };
   }
@@ -343,6 +344,7 @@ export class IngestService {
     ownerId: string,
     accountId: string,
     message: MailMessage,
+    source: Buffer,
     options: IngestOptions,
     extracted: Set<string>,
   ): Promise<Prepared> {
@@ -364,6 +366,13 @@ export class IngestService {
       onExtractionError: (_origin, filename, error, sha256) =>
         extractionErrors.push(extractionErrorRecord(filename, sha256, error)),
     });
+    // An invoice email's raw bytes are kept (content-addressed, so a copy seen twice is one file): forwarding sends
+    // the original, unchanged. Other mail is not kept.
+    let rawSha256: string | null = null;
+    if (found !== null) {
+      rawSha256 = createHash('sha256').update(source).digest('hex');
+      await this.blobs.put(rawSha256, source);
+    }
     const readErrors = new Map(extractionErrors.map((e) => [e.sha256, e.error]));
     const qualifying = new Set(documentAttachments(message).map((a) => a.sha256));
     return {
@@ -378,6 +387,7 @@ export class IngestService {
         sentAt: message.date ? new Date(message.date) : null,
         snippet: message.textSnippet.slice(0, 500),
         isCandidate: found !== null,
+        rawSha256,
       },
       attachments: message.attachments.map((a, position) => ({
         position,

@@ -4,6 +4,7 @@ import {
   deriveFrequency,
   type Frequency,
   type Invoice,
+  type InvoiceForwardedTo,
   type InvoiceListQuery,
   type InvoiceListResponse,
   type InvoiceStats,
@@ -48,6 +49,11 @@ export class InvoicesService {
     private readonly db: Db,
     private readonly accounts: AccountsService,
     private readonly blobs: BlobStore,
+    /** To whom each invoice was forwarded (the forwarding module); absent: the cards show no badge. */
+    private readonly forwardedTo?: (
+      ownerId: string,
+      invoiceIds: string[],
+    ) => Promise<Map<string, InvoiceForwardedTo[]>>,
   ) {}
 
   async list(ownerId: string, query: InvoiceListQuery): Promise<InvoiceListResponse> {
@@ -80,16 +86,21 @@ export class InvoicesService {
         where owner_id = ${ownerId}${scope.everyAccount ? sql`` : sql` and account_id = any(${uuidArray(accountIds)})`}`),
     ]);
     const rows = page.rows as Array<Record<string, unknown>>;
-    const [files, frequencies] = await Promise.all([
+    const [files, frequencies, forwarded] = await Promise.all([
       this.attachmentsOf(rows.map((r) => r.message_row_id as string)),
       this.frequencies(
         ownerId,
         rows.map((r) => r.vendor as string | null),
       ),
+      this.forwardedTo?.(
+        ownerId,
+        rows.map((r) => r.id as string),
+      ),
     ]);
     const invoices = rows.map((row) => ({
       ...this.toInvoice(row, files.get(row.message_row_id as string) ?? []),
       frequency: frequencies.get(row.vendor as string) ?? ('One-time' as const),
+      ...(forwarded ? { forwarded_to: forwarded.get(row.id as string) ?? [] } : {}),
     }));
     return {
       invoices,

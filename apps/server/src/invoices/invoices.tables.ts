@@ -38,6 +38,8 @@ export const mailMessages = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     snippet: text('snippet'),
     isCandidate: boolean('is_candidate').notNull(),
+    /** The message's raw bytes in the blob store (invoice emails only): what forwarding sends, unchanged. */
+    rawSha256: text('raw_sha256'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

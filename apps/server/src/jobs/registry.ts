@@ -3,6 +3,7 @@ import type { AccountsService } from '../accounts/accounts.service';
 import type { BankStatementsService } from '../bank/bank.service';
 import type { DriveService, DriveUploadSummary } from '../drive/drive.service';
 import { AppError } from '../errors';
+import type { ForwardingService } from '../forwarding/forwarding.service';
 import type { MailImportService } from '../imports/mail-import.service';
 import type { FieldsRefreshService } from '../invoices/fields-refresh.service';
 import type { ProviderAccessService } from '../oidc/provider-access.service';
@@ -42,6 +43,7 @@ export interface JobDependencies {
   bank: BankStatementsService;
   /** "Try it with sample data"; absent where the runtime has none (its job then fails plainly). */
   sample?: SampleDataService;
+  forwarding: ForwardingService;
 }
 
 /** Deliveries after the first for a statement analysis that hits a passing problem (a database blink). */
@@ -64,6 +66,16 @@ function driveSummary(s: DriveUploadSummary): string {
   return `${parts.join(', ')} (${s.drive})`;
 }
 
+/** After a sync or an import: new invoices go to the forwarding outbox; a failure there never fails the sync. */
+async function forwardAfterSync(deps: JobDependencies, ownerId: string): Promise<string> {
+  try {
+    const { queued } = await deps.forwarding.afterSync(ownerId);
+    return queued > 0 ? ` Forwarding: ${queued} mail(s) queued.` : '';
+  } catch (error) {
+    return ` Forwarding: could not queue new invoices (${error instanceof Error ? error.message : String(error)}).`;
+  }
+}
+
 function summary(results: Array<{ ok: boolean; email: string; message: string }>): string {
   if (results.length === 0) return 'No mail account is connected yet';
   return results.map((r) => `${r.email}: ${r.ok ? '' : 'failed: '}${r.message}`).join('; ');
@@ -80,7 +92,7 @@ export function createJobRegistry(deps: JobDependencies) {
         if (results.length > 0 && results.every((r) => !r.ok)) {
           throw new AppError(summary(results), { code: 'sync_failed', status: 502 });
         }
-        return summary(results);
+        return summary(results) + (await forwardAfterSync(deps, ownerId));
       },
     }),
     drive_upload: defineJob({
@@ -128,7 +140,7 @@ export function createJobRegistry(deps: JobDependencies) {
           drive = `failed: ${error instanceof Error ? error.message : String(error)}`;
         }
         const reread = fields.read > 0 ? ` Fields read again: ${fields.read} (${fields.changed} changed).` : '';
-        return `${summary(results)}.${reread} Drive: ${drive}`;
+        return `${summary(results)}.${reread} Drive: ${drive}.${await forwardAfterSync(deps, ownerId)}`;
       },
     }),
     mail_import: defineJob({
@@ -139,7 +151,8 @@ export function createJobRegistry(deps: JobDependencies) {
         const r = await deps.mailImport.run(ownerId, payload.upload_id, payload.account_email, { signal, progress });
         return (
           `Imported ${r.added} new message(s) of ${r.read} into ${r.account}: ${r.invoices} new invoice(s)` +
-          (r.unreadable ? `, ${r.unreadable} unreadable` : '')
+          (r.unreadable ? `, ${r.unreadable} unreadable` : '') +
+          (await forwardAfterSync(deps, ownerId))
         );
       },
     }),
@@ -181,6 +194,21 @@ export function createJobRegistry(deps: JobDependencies) {
           (analysis ? '; the sample bank statement is being analysed' : '')
         );
       },
+    }),
+    invoice_forwarding: defineJob({
+      // Sends the person's pending forwards (outbox rows); every row is sent once, also across crashes and reruns.
+      payload: z.object({}),
+      async handler({ ownerId, jobId, progress, signal }) {
+        await progress(1, 'Forwarding invoices');
+        const r = await deps.forwarding.run(ownerId, jobId, { signal, progress });
+        const parts = [`${r.sent} invoice mail(s) forwarded`];
+        if (r.recovered > 0) parts.push(`${r.recovered} found already delivered`);
+        if (r.failed > 0) parts.push(`${r.failed} failed`);
+        if (r.waiting > 0) parts.push(`${r.waiting} waiting for a retry`);
+        return parts.join(', ');
+      },
+      // Safe to run again at any point; a worker killed mid-batch costs a delivery.
+      retryLimit: 10,
     }),
     token_refresh: defineJob({
       // Refreshes the person's provider access before it expires; a refused grant marks that account only.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INVOICE_CATEGORIES } from '../rules/category';
 import { FREQUENCIES } from '../rules/frequency';
+import { InvoiceForwardedToSchema } from './forwarding.schema';
 
 /**
  * An attachment on an invoice card: its metadata and where to get its bytes. The spec's `data` (the file as base64,
@@ -53,6 +54,8 @@ export const InvoiceSchema = z.object({
     })
     .nullable()
     .optional(),
+  /** To whom the invoice's email was forwarded or is queued (absent where not read). */
+  forwarded_to: z.array(InvoiceForwardedToSchema).optional(),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
 

@@ -11,6 +11,7 @@ export const JOB_TYPES = [
   'document_upload',
   'sample_data',
   'forwarding',
+  'invoice_forwarding',
   'noop',
 ] as const;
 export const JobTypeSchema = z.enum(JOB_TYPES);
@@ -61,6 +62,7 @@ export const JOB_TYPE_LABELS: Record<string, string> = {
   document_upload: 'Documents Added',
   sample_data: 'Sample Data Import',
   forwarding: 'Invoice Forwarding',
+  invoice_forwarding: 'Invoice Forwarding',
   noop: 'Test Job',
 };
 
