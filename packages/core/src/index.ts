@@ -3,6 +3,7 @@ export * from './api/auth.schema';
 export * from './api/bank.schema';
 export * from './api/common.schema';
 export * from './api/drive.schema';
+export * from './api/forwarding.schema';
 export * from './api/health.schema';
 export * from './api/invoices.schema';
 export * from './api/jobs.schema';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INVOICE_CATEGORIES } from '../rules/category';
 import { FREQUENCIES } from '../rules/frequency';
+import { InvoiceForwardedToSchema } from './forwarding.schema';
 
 /** An attachment on an invoice card: `data` (base64) is included up to a size cap; larger files are downloaded. */
 export const InvoiceAttachmentSchema = z.object({
@@ -50,6 +51,8 @@ export const InvoiceSchema = z.object({
     })
     .nullable()
     .optional(),
+  /** To whom the invoice's email was forwarded or is queued (absent where not read). */
+  forwarded_to: z.array(InvoiceForwardedToSchema).optional(),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
