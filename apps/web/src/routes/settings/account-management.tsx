@@ -22,6 +22,7 @@ import { DriveCard } from './drive-card';
 import { ImapConnectDialog } from './imap-connect-dialog';
 import { MailImportCard } from './mail-import-card';
 import { PreferencesCard } from './preferences-card';
+import { SmtpRelayCard } from './smtp-relay-card';
 import { TwoStepCard } from './two-step-card';
 
 const SCOPES: Array<{ value: AccountScope; label: string; description: string; toast: string }> = [
@@ -89,6 +90,7 @@ export function AccountManagement() {
       </Card>
       <DriveCard />
       <MailImportCard />
+      <SmtpRelayCard />
       <PreferencesCard />
       <TwoStepCard />
       <ImapConnectDialog open={imapOpen} onClose={() => setImapOpen(false)} />

@@ -4,6 +4,8 @@ import {
   ForwardingConfigSchema,
   ForwardingStartResponseSchema,
   ForwardingStatsSchema,
+  type SmtpRelayBody,
+  SmtpRelayResponseSchema,
 } from '@invoicebox/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
@@ -89,6 +91,28 @@ export function useStartForwarding() {
     },
     onError: (error) => {
       toast.error(FORWARDING_TEXT.startFailed, { description: serverMessage(error) });
+    },
+  });
+}
+
+export const smtpRelayQueryKey = [...forwardingQueryKey, 'smtp-relay'] as const;
+
+/** Settings → SMTP relay: the person's own relay (never its password), or null. */
+export const useSmtpRelay = () =>
+  useQuery({
+    queryKey: smtpRelayQueryKey,
+    queryFn: ({ signal }) => api.get('/forwarding/smtp-relay', { schema: SmtpRelayResponseSchema, signal }),
+  });
+
+/** The server connects and logs in with it before it saves it; a refusal comes back as an ApiError with its reason. */
+export function useSaveSmtpRelay() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SmtpRelayBody) => api.put('/forwarding/smtp-relay', { schema: SmtpRelayResponseSchema, body }),
+    onSuccess: async (answer) => {
+      client.setQueryData(smtpRelayQueryKey, answer);
+      // The sender shown on the Forwarding screen changes with it.
+      await client.invalidateQueries({ queryKey: forwardingConfigQueryKey });
     },
   });
 }
