@@ -326,8 +326,13 @@ describe('Forwarding screen: Forward Now (spec §2, §7)', () => {
     renderAt(<ForwardingRoute />, '/forwarding');
     await ready();
     expect(forwardNow()).toBeDisabled();
-    expect(forwardNow()).toHaveAccessibleDescription(reason);
-    expect(screen.getByRole('alert')).toHaveTextContent(`No sender is configured${reason}`);
+    // The warning with the way out is the button's description, not a second copy of it.
+    expect(forwardNow()).toHaveAccessibleDescription(`${reason} Open Settings`);
+    expect(screen.getAllByText(reason)).toHaveLength(1);
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent(reason);
+    expect(within(alert).getByRole('link', { name: 'Open Settings' })).toHaveAttribute('href', '/settings');
+    expect(screen.getByRole('region', { name: 'Forwarding status' })).toHaveTextContent('No sender configured');
   });
 
   it('is disabled while edits are unsaved', async () => {

@@ -13,12 +13,19 @@ export function ForwardingStatus({ config }: { config: ForwardingConfig | undefi
       <span>{count === 1 ? '1 recipient' : `${count} recipients`}</span>
       {sender?.configured && sender.kind ? (
         <span className="basis-full sm:basis-auto">
-          · Sent with {FORWARDING_SENDER_LABELS[sender.kind]}
+          <span className="hidden sm:inline">· </span>Sent with {FORWARDING_SENDER_LABELS[sender.kind]}
           {sender.from ? ` as ${sender.from}` : ''}
         </span>
       ) : null}
+      {sender && !sender.configured ? (
+        <span className="basis-full text-amber-800 sm:basis-auto">
+          <span className="hidden sm:inline">· </span>No sender configured
+        </span>
+      ) : null}
       {config?.enabled && config.enabled_at ? (
-        <span className="basis-full sm:basis-auto">· Enabled since {new Date(config.enabled_at).toLocaleString()}</span>
+        <span className="basis-full sm:basis-auto">
+          <span className="hidden sm:inline">· </span>Enabled since {new Date(config.enabled_at).toLocaleString()}
+        </span>
       ) : null}
     </section>
   );

@@ -1,6 +1,7 @@
 import type { ForwardingConfig } from '@invoicebox/core';
 import { Send } from 'lucide-react';
 import { useId } from 'react';
+import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -36,7 +37,11 @@ export function forwardNowBlocker(config: ForwardingConfig | undefined, dirty: b
  */
 export function ManualActionsCard({ config, dirty, jobRunning, starting, onStart }: Props) {
   const helpId = useId();
+  const senderId = useId();
   const blocker = forwardNowBlocker(config, dirty, jobRunning);
+  // Without a sender the warning above says why; it is the button's description rather than said twice.
+  const noSender = config !== undefined && !config.sender.configured;
+  const senderBlocks = noSender && blocker !== null && blocker !== MANUAL_TEXT.notReady;
   const backlog = config?.backlog ?? 0;
   return (
     <Card>
@@ -48,9 +53,13 @@ export function ManualActionsCard({ config, dirty, jobRunning, starting, onStart
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
-        {config && !config.sender.configured ? (
-          <Alert variant="warning" title={MANUAL_TEXT.noSenderTitle}>
-            {config.sender.reason}
+        {noSender ? (
+          // The server's reason names the problem itself; the title is only for when it gives none.
+          <Alert id={senderId} variant="warning" title={config.sender.reason ? undefined : MANUAL_TEXT.noSenderTitle}>
+            {config.sender.reason ? <p>{config.sender.reason}</p> : null}
+            <Link to="/settings" className="mt-1 inline-block font-medium underline underline-offset-2">
+              Open Settings
+            </Link>
           </Alert>
         ) : null}
         {config ? (
@@ -61,13 +70,13 @@ export function ManualActionsCard({ config, dirty, jobRunning, starting, onStart
         <Button
           className="w-full sm:w-auto"
           disabled={blocker !== null || starting}
-          aria-describedby={blocker ? helpId : undefined}
+          aria-describedby={senderBlocks ? senderId : blocker ? helpId : undefined}
           onClick={onStart}
         >
           <Send className="h-4 w-4" aria-hidden="true" />
           {starting ? 'Starting…' : 'Forward Now'}
         </Button>
-        {blocker ? (
+        {blocker && !senderBlocks ? (
           <p id={helpId} className="text-sm text-slate-500">
             {blocker}
           </p>
