@@ -361,7 +361,7 @@ describe('Forwarding screen: Forward Now (spec §2, §7)', () => {
   it("starts forwarding, toasts 'Invoice forwarding started' and polls the stats while the job runs", async () => {
     const running: Job = {
       id: JOB,
-      type: 'forwarding',
+      type: 'invoice_forwarding',
       status: 'running',
       progress: 30,
       message: 'Forwarding',

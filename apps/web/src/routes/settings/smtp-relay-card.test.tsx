@@ -83,4 +83,12 @@ describe('Settings → SMTP relay', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Enter a port between 1 and 65535');
     expect(server.calls.some((c) => c.init?.method === 'PUT')).toBe(false);
   });
+
+  it('shows nothing when the server has no per-person relay', async () => {
+    const server = mockFetch(() => undefined);
+    vi.stubGlobal('fetch', server.fn);
+    const { container } = renderAt(<SmtpRelayCard />, '/settings');
+    await waitFor(() => expect(server.calls.length).toBe(1));
+    await waitFor(() => expect(container).toBeEmptyDOMElement());
+  });
 });

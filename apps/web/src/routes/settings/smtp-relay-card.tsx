@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { useSaveSmtpRelay, useSmtpRelay } from '../../features/forwarding/api/forwarding-api';
+import { ApiError } from '../../lib/api-client';
 
 const input =
   'mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm shadow-sm focus:outline-2 focus:outline-indigo-500';
@@ -84,6 +85,9 @@ export function SmtpRelayCard() {
       },
     );
   };
+
+  // A server without per-person relays (only this install's SMTP_* settings) has no such call: nothing to show.
+  if (relay.error instanceof ApiError && relay.error.status === 404) return null;
 
   return (
     <Card>

@@ -6,6 +6,8 @@ import { jobQueryOptions } from '../../jobs/api/get-job';
 import { forwardingQueryKey } from '../api/forwarding-api';
 
 const finished = (status: string | undefined) => status === 'completed' || status === 'failed';
+/** The server runs Forward Now as `invoice_forwarding`; `forwarding` is the older name in core's job list. */
+const FORWARDING_JOB_TYPES: ReadonlySet<string> = new Set(['invoice_forwarding', 'forwarding']);
 
 /**
  * Whether the active job (spec §4) is a forwarding job that still runs. It shares the shell's job query, so the two
@@ -23,7 +25,7 @@ export function useForwardingJobRunning(): boolean {
     retry: false,
   });
   const data = jobId !== null && job.data?.id === jobId ? job.data : undefined;
-  const running = data?.type === 'forwarding' && !finished(data.status);
+  const running = data !== undefined && FORWARDING_JOB_TYPES.has(data.type) && !finished(data.status);
 
   const wasRunning = useRef(false);
   useEffect(() => {
