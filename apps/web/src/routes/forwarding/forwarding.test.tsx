@@ -404,3 +404,15 @@ describe('Forwarding screen: Forward Now (spec §2, §7)', () => {
     );
   });
 });
+
+describe('Forwarding screen: backlog wording', () => {
+  it.each([
+    [0, 'Every invoice has been forwarded, or is queued, for every recipient.'],
+    [1, '1 invoice is not yet forwarded to every recipient.'],
+  ])('with a backlog of %i says %j', async (backlog, text) => {
+    serve({ config: config({ enabled: true, target_emails: ['a@firm.example'], backlog }) });
+    renderAt(<ForwardingRoute />, '/forwarding');
+    await ready();
+    expect(screen.getByText(text)).toBeInTheDocument();
+  });
+});

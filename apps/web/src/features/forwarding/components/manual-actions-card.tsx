@@ -64,7 +64,9 @@ export function ManualActionsCard({ config, dirty, jobRunning, starting, onStart
         ) : null}
         {config ? (
           <p className="text-sm text-slate-600">
-            {backlog === 1 ? '1 invoice is' : `${backlog} invoices are`} not yet forwarded to every recipient.
+            {backlog === 0
+              ? 'Every invoice has been forwarded, or is queued, for every recipient.'
+              : `${backlog === 1 ? '1 invoice is' : `${backlog} invoices are`} not yet forwarded to every recipient.`}
           </p>
         ) : null}
         <Button
