@@ -15,6 +15,8 @@ if (!process.env.E2E_DATA_DIR) {
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 }
 const baseURL = `http://127.0.0.1:${port}`;
+// The SMTP relay invoice forwarding sends through: e2e/forwarding.spec.ts listens there while it runs.
+process.env.E2E_SMTP_PORT ??= String(port + 2);
 // A real OpenID Connect provider beside the app, for the sign-in through the server.
 const oidcPort = port + 1;
 const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
@@ -90,6 +92,12 @@ export default defineConfig({
         // The invoice address's SMTP listener (e2e/inbound.spec.ts sends to it over loopback).
         SMTP_INBOUND_PORT: String(port + 3),
         SMTP_INBOUND_DOMAIN: 'in.invoicebox.test',
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: process.env.E2E_SMTP_PORT,
+        SMTP_TLS: 'none',
+        SMTP_USER: 'fwdsender',
+        SMTP_PASSWORD: 'pw',
+        SMTP_FROM: 'fwdsender@mail.test',
       },
     },
   ],

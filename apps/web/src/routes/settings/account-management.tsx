@@ -24,6 +24,7 @@ import { ImapConnectDialog } from './imap-connect-dialog';
 import { InboundAddressCard } from './inbound-address-card';
 import { MailImportCard } from './mail-import-card';
 import { PreferencesCard } from './preferences-card';
+import { SmtpRelayCard } from './smtp-relay-card';
 import { TwoStepCard } from './two-step-card';
 
 const SCOPES: Array<{ value: AccountScope; label: string; description: string; toast: string }> = [
@@ -92,6 +93,7 @@ export function AccountManagement() {
       <DriveCard />
       <MailImportCard />
       <SampleDataCard />
+      <SmtpRelayCard />
       <PreferencesCard />
       <InboundAddressCard />
       <TwoStepCard />

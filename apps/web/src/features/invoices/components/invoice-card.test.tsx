@@ -205,3 +205,30 @@ describe('InvoiceCard', () => {
     expect(screen.getByText('Amount not detected / Check attachments')).toBeInTheDocument();
   });
 });
+
+describe('InvoiceCard forwarded-to badges', () => {
+  it('shows no badge when the invoice was not forwarded', () => {
+    render(<InvoiceCard invoice={{ ...INVOICE, forwarded_to: [] }} />);
+    expect(screen.queryByText(/forward/i)).not.toBeInTheDocument();
+  });
+
+  it('names the first recipient and counts the others, per outcome, with the full list for screen readers', () => {
+    render(
+      <InvoiceCard
+        invoice={{
+          ...INVOICE,
+          forwarded_to: [
+            { recipient: 'books@firm.example', status: 'sent', sent_at: '2024-03-06T10:00:00Z', error: null },
+            { recipient: 'boss@firm.example', status: 'sent', sent_at: '2024-03-06T10:00:01Z', error: null },
+            { recipient: 'late@firm.example', status: 'pending', sent_at: null, error: null },
+            { recipient: 'gone@firm.example', status: 'failed', sent_at: null, error: '550 No such user' },
+          ],
+        }}
+      />,
+    );
+    expect(screen.getByText('Forwarded to books@firm.example +1')).toBeInTheDocument();
+    expect(screen.getByText('Forwarded to books@firm.example, boss@firm.example')).toHaveClass('sr-only');
+    expect(screen.getAllByText('Forwarding to late@firm.example')).toHaveLength(2);
+    expect(screen.getByText('Not forwarded to gone@firm.example (550 No such user)')).toHaveClass('sr-only');
+  });
+});

@@ -13,6 +13,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { apiBlob, apiDownload } from '../../../lib/api-client';
 import { getDriveLink } from '../api/invoices-api';
+import { ForwardedToBadges } from './forwarded-to-badge';
 
 type Attachment = Invoice['attachments'][number];
 
@@ -120,6 +121,7 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
           <Badge variant="secondary">{invoice.frequency}</Badge>
           {invoice.invoice_number ? <Badge variant="secondary">No. {invoice.invoice_number}</Badge> : null}
           {invoice.payment ? <Badge variant="success">Paid</Badge> : null}
+          <ForwardedToBadges deliveries={invoice.forwarded_to} />
         </div>
         {invoice.payment ? (
           <p className="text-sm text-slate-600">

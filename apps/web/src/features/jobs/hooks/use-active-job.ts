@@ -14,7 +14,7 @@ const isFinished = (status: string | undefined) => status === 'completed' || sta
  * then 'Completed' or 'Failed' for 5 s; the active job is cleared 2 s after the end.
  */
 /** What a finished job may have changed: its results are asked for again. */
-const CHANGED_BY_JOBS = [['invoices'], ['accounts'], ['drive-status'], ['jobs', 'list']] as const;
+const CHANGED_BY_JOBS = [['invoices'], ['accounts'], ['drive-status'], ['jobs', 'list'], ['forwarding']] as const;
 
 export function useActiveJob() {
   const client = useQueryClient();
