@@ -32,7 +32,7 @@ import { closeDocumentSandbox, configureDocumentSandbox } from './extraction/ind
 import type { HealthProbe } from './http/health.routes';
 import { mailImportRoutes } from './imports/mail-import.routes';
 import { MailImportService } from './imports/mail-import.service';
-import { createBlobStore } from './invoices/blob-store.factory';
+import { createBlobStore, verifyBlobStore } from './invoices/blob-store.factory';
 import { DocumentReader } from './invoices/document-reader';
 import { FieldsRefreshService } from './invoices/fields-refresh.service';
 import { IngestService } from './invoices/ingest.service';
@@ -110,6 +110,8 @@ export async function createRuntime(
     // Where the servers people name (IMAP, WebDAV) may be; operator-set targets (database, Google, OIDC) are not checked.
     const outbound = { allowPrivate: config.allowPrivateNetworkTargets };
     const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts, outbound);
+    // A bucket that is missing or refuses the keys stops the process here, not at the first attachment.
+    await verifyBlobStore(config.documentStore, config);
     const blobs = createBlobStore(config, database.db, 'documents');
     const invoices = new InvoicesService(database.db, accounts, blobs);
     const preferences = new PreferencesService(database.db);
