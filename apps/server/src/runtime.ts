@@ -11,7 +11,7 @@ import { LocalAuthService } from './auth/local-auth.service';
 import { MfaRepository } from './auth/mfa.repository';
 import { MfaService } from './auth/mfa.service';
 import { ProviderTokensRepository, ProviderTokensService } from './auth/provider-tokens';
-import { loadSecretBox } from './auth/secret-box';
+import { loadCheckedSecretBox } from './auth/secret-key-check';
 import { type Principal, SessionsService } from './auth/sessions.service';
 import { SigningKeys, SigningKeysRepository } from './auth/signing-keys';
 import { TokenIssuer } from './auth/tokens';
@@ -250,12 +250,14 @@ export async function createRuntime(
 }
 
 export async function createAuthModule(
-  config: Pick<Config, 'auth' | 'secret' | 'dataDir'> & Partial<Pick<Config, 'oidcProviders' | 'publicUrl'>>,
+  config: Pick<Config, 'auth' | 'secret' | 'dataDir'> &
+    Partial<Pick<Config, 'oidcProviders' | 'publicUrl' | 'databaseUrl'>>,
   db: Database['db'],
   users: UsersService,
   now?: () => Date,
 ): Promise<AuthModule> {
-  const box = await loadSecretBox({ secret: config.secret, dataDir: config.dataDir });
+  // Several processes on one database must share one key (INVOICEBOX_SECRET): one with another stops here.
+  const { box, record } = await loadCheckedSecretBox(config, db);
   const keys = new SigningKeys(new SigningKeysRepository(db), box, {
     rotationSeconds: config.auth.keyRotationSeconds,
     maxTokenSeconds: config.auth.sessionSeconds,
@@ -263,6 +265,7 @@ export async function createAuthModule(
   });
   // Makes the first key, or proves that the secret still decrypts the current one, before anything is served.
   await keys.current();
+  await record();
   const tokens = new TokenIssuer(keys, now);
   const authRepository = new AuthRepository(db);
   const providerTokens = new ProviderTokensService(new ProviderTokensRepository(db), box, now);
