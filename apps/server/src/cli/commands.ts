@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerBlobsCommand } from './blobs.command';
 import { registerExtractCommand } from './extract.command';
 import { registerImportCommand } from './import.command';
 import { registerMigrateCommand } from './migrate.command';
@@ -20,4 +21,5 @@ export const commands: Array<(program: Command) => void> = [
   registerExtractCommand,
   registerStatementCommand,
   registerReconcileCommand,
+  registerBlobsCommand,
 ];
