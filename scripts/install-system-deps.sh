@@ -22,4 +22,9 @@ if [ -n "$missing" ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+# The S3 tests run moto's server (Python moto 5 with flask and flask-cors), part of this machine's image: neither
+# Debian 12 nor the npm registry ships a real S3 server that runs without a cluster (Ceph RGW needs monitors and OSDs).
+if ! command -v moto_server >/dev/null 2>&1 && ! python3 -c 'import moto.server' >/dev/null 2>&1; then
+  echo "install-system-deps: moto_server is missing: the S3 document-store tests will fail (pip package moto[server])" >&2
+fi
 echo "system deps ok"

@@ -4,6 +4,7 @@
  * in `ON_REQUEST` run only when asked for by name (they take minutes).
  */
 import { runBankBench } from './bank.bench';
+import { runBlobsBench } from './blobs.bench';
 import { benchDriveUpload } from './drive.bench';
 import { runFaultsBench } from './faults.bench';
 import { runFaultsEmbeddedBench } from './faults-embedded.bench';
@@ -37,6 +38,10 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
     run: runForwardingBench,
   },
   bank: { title: 'Bank statements (100,000-row CSV, 1,000-transaction text PDF)', run: runBankBench },
+  blobs: {
+    title: 'Document stores: put and get of 1,000 documents of 200 KB on the local folder, PostgreSQL and S3',
+    run: runBlobsBench,
+  },
   reconcile: { title: 'Reconciliation (10,000 transactions × 10,000 invoices)', run: runReconcileBench },
   hostile: {
     title:

@@ -88,6 +88,39 @@ describe('configuration', () => {
     expect(() => loadConfig({ ALLOW_PRIVATE_NETWORK_TARGETS: 'sometimes' })).toThrow(/ALLOW_PRIVATE_NETWORK_TARGETS/);
   });
 
+  it('chooses the document store from what is configured, S3 settings validated', () => {
+    expect(loadConfig({}).documentStore).toBe('local');
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@y/z' }).documentStore).toBe('postgres');
+    const s3 = loadConfig({
+      DATABASE_URL: 'postgres://x@y/z',
+      S3_BUCKET: 'invoices',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(s3.documentStore).toBe('s3');
+    expect(s3.s3).toEqual({
+      endpoint: 'http://minio:9000',
+      bucket: 'invoices',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+    // A migration's target: the bucket is known while documents are still in PostgreSQL.
+    expect(loadConfig({ DOCUMENT_STORE: 'postgres', S3_BUCKET: 'invoices' })).toMatchObject({
+      documentStore: 'postgres',
+      s3: { bucket: 'invoices', credentials: undefined },
+    });
+    expect(() => loadConfig({ DOCUMENT_STORE: 's3' })).toThrow('DOCUMENT_STORE=s3 needs S3_BUCKET');
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000' })).toThrow('S3_ENDPOINT needs S3_BUCKET');
+    expect(() => loadConfig({ S3_BUCKET: 'invoices', S3_ACCESS_KEY_ID: 'key' })).toThrow(
+      'S3_SECRET_ACCESS_KEY must be set together with S3_ACCESS_KEY_ID',
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'No_Such Bucket' })).toThrow('S3_BUCKET: must be a bucket name');
+    expect(() => loadConfig({ DOCUMENT_STORE: 'ftp' })).toThrow('DOCUMENT_STORE');
+  });
+
   it('lists every problem at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT.*LOG_LEVEL/);
   });

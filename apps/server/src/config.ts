@@ -98,7 +98,19 @@ const EnvSchema = z.object({
   DOCUMENT_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(1_000_000_000).default(60_000_000),
   DOCUMENT_INFLATE_MAX_MB: z.coerce.number().int().min(1).max(16_384).default(256),
   DOCUMENT_XML_MAX_MB: z.coerce.number().int().min(1).max(1024).default(20),
-  DOCUMENT_STORE: z.enum(['local', 'postgres']).optional(),
+  DOCUMENT_STORE: z.enum(['local', 'postgres', 's3']).optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name: 3 to 63 lowercase letters, digits, dots, hyphens',
+    )
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag.default(false),
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanFlag.optional(),
   CONNECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -138,9 +150,11 @@ export interface Config {
   /**
    * Where document bytes (attachments, uploads in flight) are kept: `local` files under `<dataDir>/blobs` (one
    * machine), or `postgres` in the database itself, which every API and worker process reaches (the default with
-   * DATABASE_URL).
+   * DATABASE_URL), or `s3`, a bucket of any S3-compatible object store (see `s3`).
    */
-  readonly documentStore: 'local' | 'postgres';
+  readonly documentStore: 'local' | 'postgres' | 's3';
+  /** The S3 bucket, when S3_BUCKET is set (the store of DOCUMENT_STORE=s3, or a migration's target). */
+  readonly s3: S3Config | undefined;
   readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   readonly secret: string | undefined;
   /** Run job workers inside the API process (`start`). */
@@ -208,6 +222,17 @@ export interface SmtpConfig {
   readonly from: string;
   /** The relay account's Sent folder over IMAP (imap[s]://user:password@host:port/Mailbox): the look-up before a re-send. */
   readonly sentImapUrl: string | undefined;
+}
+
+export interface S3Config {
+  /** Unset: AWS S3 itself (the region's endpoint). */
+  readonly endpoint: string | undefined;
+  readonly bucket: string;
+  readonly region: string;
+  /** Unset: the AWS SDK's default credential chain (environment, instance or pod role). */
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined;
+  /** `http://host/bucket/key` instead of `http://bucket.host/key`: what MinIO, Ceph RGW and Garage usually need. */
+  readonly forcePathStyle: boolean;
 }
 
 export interface DocumentsConfig {
@@ -321,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         sentImapUrl: e.SMTP_SENT_IMAP_URL,
       })
     : undefined;
+  const documentStore = e.DOCUMENT_STORE ?? (e.S3_BUCKET ? 's3' : e.DATABASE_URL ? 'postgres' : 'local');
   return Object.freeze({
     smtp,
     port: e.PORT,
@@ -328,7 +354,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.INVOICEBOX_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
-    documentStore: e.DOCUMENT_STORE ?? (e.DATABASE_URL ? 'postgres' : 'local'),
+    documentStore,
+    s3: s3Settings(e, documentStore),
     logLevel: e.LOG_LEVEL,
     secret: e.INVOICEBOX_SECRET,
     workersInProcess: e.INVOICEBOX_WORKERS,
@@ -366,6 +393,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxXmlBytes: e.DOCUMENT_XML_MAX_MB * 1024 * 1024,
     }),
     inboundSmtp,
+  });
+}
+
+/**
+ * The bucket, when S3_BUCKET is set (with any DOCUMENT_STORE: `invoicebox blobs migrate --to s3` fills it before the
+ * switch). DOCUMENT_STORE=s3 needs it, both keys or neither, and S3 settings without a bucket are a mistake to name.
+ */
+function s3Settings(e: z.infer<typeof EnvSchema>, documentStore: Config['documentStore']): S3Config | undefined {
+  if (!e.S3_BUCKET) {
+    const set = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => e[k]);
+    if (documentStore === 's3' || set.length > 0) {
+      throw new ConfigError(
+        `invalid configuration: ${documentStore === 's3' ? 'DOCUMENT_STORE=s3' : set.join(', ')} needs S3_BUCKET`,
+      );
+    }
+    return undefined;
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      `invalid configuration: ${e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} must be set together with ${e.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}`,
+    );
+  }
+  return Object.freeze({
+    endpoint: e.S3_ENDPOINT,
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? Object.freeze({ accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY })
+        : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
   });
 }
 

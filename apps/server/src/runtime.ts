@@ -15,7 +15,7 @@ import { LocalAuthService } from './auth/local-auth.service';
 import { MfaRepository } from './auth/mfa.repository';
 import { MfaService } from './auth/mfa.service';
 import { ProviderTokensRepository, ProviderTokensService } from './auth/provider-tokens';
-import { loadSecretBox } from './auth/secret-box';
+import { loadCheckedSecretBox } from './auth/secret-key-check';
 import { type Principal, SessionsService } from './auth/sessions.service';
 import { SigningKeys, SigningKeysRepository } from './auth/signing-keys';
 import { TokenIssuer } from './auth/tokens';
@@ -45,7 +45,7 @@ import { MailImportService } from './imports/mail-import.service';
 import { inboundRoutes } from './inbound/inbound.routes';
 import { InboundAddressService } from './inbound/inbound-address.service';
 import { createInboundSmtpServer } from './inbound/smtp-inbound.server';
-import { createBlobStore } from './invoices/blob-store.factory';
+import { createBlobStore, verifyBlobStore } from './invoices/blob-store.factory';
 import { DocumentReader } from './invoices/document-reader';
 import { FieldsRefreshService } from './invoices/fields-refresh.service';
 import { IngestService } from './invoices/ingest.service';
@@ -138,6 +138,8 @@ export async function createRuntime(
     // Where the servers people name (IMAP, WebDAV) may be; operator-set targets (database, Google, OIDC) are not checked.
     const outbound = { allowPrivate: config.allowPrivateNetworkTargets };
     const imapAccounts = new ImapAccountsService(database.db, auth.box, accounts, outbound);
+    // A bucket that is missing or refuses the keys stops the process here, not at the first attachment.
+    await verifyBlobStore(config.documentStore, config);
     const blobs = createBlobStore(config, database.db, 'documents');
     const forwardingRepository = new ForwardingRepository(database.db);
     const invoices = new InvoicesService(database.db, accounts, blobs, (ownerId, ids) =>
@@ -390,12 +392,14 @@ export async function createRuntime(
 }
 
 export async function createAuthModule(
-  config: Pick<Config, 'auth' | 'secret' | 'dataDir'> & Partial<Pick<Config, 'oidcProviders' | 'publicUrl'>>,
+  config: Pick<Config, 'auth' | 'secret' | 'dataDir'> &
+    Partial<Pick<Config, 'oidcProviders' | 'publicUrl' | 'databaseUrl'>>,
   db: Database['db'],
   users: UsersService,
   now?: () => Date,
 ): Promise<AuthModule> {
-  const box = await loadSecretBox({ secret: config.secret, dataDir: config.dataDir });
+  // Several processes on one database must share one key (INVOICEBOX_SECRET): one with another stops here.
+  const { box, record } = await loadCheckedSecretBox(config, db);
   const keys = new SigningKeys(new SigningKeysRepository(db), box, {
     rotationSeconds: config.auth.keyRotationSeconds,
     maxTokenSeconds: config.auth.sessionSeconds,
@@ -403,6 +407,7 @@ export async function createAuthModule(
   });
   // Makes the first key, or proves that the secret still decrypts the current one, before anything is served.
   await keys.current();
+  await record();
   const tokens = new TokenIssuer(keys, now);
   const authRepository = new AuthRepository(db);
   const providerTokens = new ProviderTokensService(new ProviderTokensRepository(db), box, now);

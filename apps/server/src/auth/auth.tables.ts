@@ -152,3 +152,14 @@ export type SessionRow = typeof sessions.$inferSelect;
 export type ProviderTokenRow = typeof providerTokens.$inferSelect;
 export type MfaFactorRow = typeof mfaFactors.$inferSelect;
 export type MfaChallengeRow = typeof mfaChallenges.$inferSelect;
+
+/**
+ * What key this installation's secrets are encrypted with, as a fingerprint (never the key): one row, written by
+ * the first process. A process whose INVOICEBOX_SECRET or `secrets/master.key` gives another fingerprint stops at
+ * start-up, before it encrypts anything the others cannot read (several machines, each with a key of its own).
+ */
+export const secretKeyCheck = pgTable('secret_key_check', {
+  id: integer('id').primaryKey(),
+  fingerprint: text('fingerprint').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

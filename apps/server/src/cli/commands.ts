@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerAddCommand } from './add.command';
+import { registerBlobsCommand } from './blobs.command';
 import { registerExtractCommand } from './extract.command';
 import { registerImportCommand } from './import.command';
 import { registerMigrateCommand } from './migrate.command';
@@ -22,4 +23,5 @@ export const commands: Array<(program: Command) => void> = [
   registerExtractCommand,
   registerStatementCommand,
   registerReconcileCommand,
+  registerBlobsCommand,
 ];

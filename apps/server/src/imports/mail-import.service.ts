@@ -256,6 +256,8 @@ export class MailImportService {
       .from(mailUploads)
       .where(lt(mailUploads.createdAt, new Date(Date.now() - olderThanMs)));
     for (const upload of stale) await this.forget(upload);
+    // Parts of uploads whose process was killed while it stored them (object stores keep them until aborted).
+    await this.uploads.sweepTemp?.();
     // Copies of processes that were killed while they read or received one.
     const dir = path.join(this.tempDir, 'invoicebox-imports');
     for (const name of await fs.readdir(dir).catch(() => [] as string[])) {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { ValidationError } from '../errors';
+import { PassThrough, type Readable } from 'node:stream';
+import { NotFoundError, ValidationError } from '../errors';
 
 /** Content-addressed file storage: bytes are stored once per SHA-256 and found by it. */
 export interface BlobStore {
@@ -80,11 +80,19 @@ export class LocalBlobStore implements BlobStore {
   }
 
   get(sha256: string): Promise<Buffer> {
-    return fs.readFile(this.pathOf(sha256));
+    return fs.readFile(this.pathOf(sha256)).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ENOENT' ? missingBlob(sha256) : error;
+    });
   }
 
   stream(sha256: string): Readable {
-    return createReadStream(this.pathOf(sha256));
+    const source = createReadStream(this.pathOf(sha256));
+    const out = new PassThrough();
+    source.once('error', (error: NodeJS.ErrnoException) =>
+      out.destroy(error.code === 'ENOENT' ? missingBlob(sha256) : error),
+    );
+    out.once('close', () => source.destroy());
+    return source.pipe(out);
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -96,4 +104,9 @@ export class LocalBlobStore implements BlobStore {
       return false;
     }
   }
+}
+
+/** What every store says of a hash it does not hold. */
+export function missingBlob(sha256: string): NotFoundError {
+  return new NotFoundError(`No stored document ${sha256.slice(0, 12)}…`);
 }
