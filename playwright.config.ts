@@ -32,7 +32,9 @@ export default defineConfig({
   // The auth specs run first on the fresh server: the first visit creates the owner the other specs sign in as.
   projects: [
     { name: 'auth', testMatch: /auth\.spec\.ts/ },
-    { name: 'app', testMatch: /(?<!auth)\.spec\.ts$/, dependencies: ['auth'] },
+    { name: 'app', testMatch: /(?<!auth|a11y)\.spec\.ts$/, dependencies: ['auth'] },
+    // Last, so the screens it checks hold what the other specs made (invoices, statements, mailboxes, jobs).
+    { name: 'a11y', testMatch: /a11y\.spec\.ts$/, dependencies: ['app'] },
   ],
   use: {
     ...devices['Desktop Chrome'],

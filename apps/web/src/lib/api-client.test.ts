@@ -55,6 +55,19 @@ describe('apiRequest', () => {
     await expect(apiRequest('/jobs', { schema: MeResponseSchema })).rejects.toThrow('HTTP 503');
   });
 
+  it('never force-logs-out a visitor who was not signed in, however many 401s the landing page gets', async () => {
+    localStorage.clear();
+    const forced = vi.fn();
+    window.addEventListener('invoicebox:force-logout', forced);
+    vi.stubGlobal('fetch', mockFetch(() => ({ status: 401, body: { error: 'Unauthorized' } })).fn);
+    for (let i = 0; i < 4; i++) {
+      await expect(apiRequest('/me', { schema: MeResponseSchema })).rejects.toMatchObject({ status: 401 });
+    }
+    window.removeEventListener('invoicebox:force-logout', forced);
+    expect(forced).not.toHaveBeenCalled();
+    expect(localStorage.getItem(STORAGE_KEYS.lastAuthError)).toBeNull();
+  });
+
   it('on 401 clears backend_jwt and raises the auth-error event', async () => {
     localStorage.setItem(STORAGE_KEYS.backendJwt, 'expired');
     vi.stubGlobal(

@@ -103,13 +103,18 @@ async function send(path: string, options: SendOptions): Promise<Response> {
     if (response.status === 401 && auth) {
       writeStorage(STORAGE_KEYS.backendJwt, null);
       dispatchAuthError({ status: 401, path });
-      const outcome = onUnauthorized({
-        now: Date.now(),
-        inOAuthFlow: window.location.pathname.startsWith('/auth/'),
-        accountCount: readMultiAuth()?.users.length ?? 1,
-      });
-      if (outcome.action === 'counted') console.warn(outcome.label);
-      if (outcome.action === 'logout') window.dispatchEvent(new Event(FORCE_LOGOUT_EVENT));
+      // The §8 counting and forced logout are for a person who was signed in; a visitor who never was (the landing
+      // page asking /me) is not told they were "logged out due to authentication issues".
+      const signedInAccounts = readMultiAuth()?.users.length ?? 0;
+      if (token || signedInAccounts > 0) {
+        const outcome = onUnauthorized({
+          now: Date.now(),
+          inOAuthFlow: window.location.pathname.startsWith('/auth/'),
+          accountCount: Math.max(1, signedInAccounts),
+        });
+        if (outcome.action === 'counted') console.warn(outcome.label);
+        if (outcome.action === 'logout') window.dispatchEvent(new Event(FORCE_LOGOUT_EVENT));
+      }
     }
     const code =
       payload && typeof payload === 'object' && typeof (payload as { code?: unknown }).code === 'string'

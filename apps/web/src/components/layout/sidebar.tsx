@@ -41,7 +41,9 @@ export function Sidebar({ open, onNavigate, onClose }: SidebarProps) {
                   />
                   <span className="flex min-w-0 flex-col">
                     <span className="text-sm font-medium">{label}</span>
-                    <span className="text-xs text-slate-500">{description}</span>
+                    <span className={cn('text-xs', isActive ? 'text-indigo-800' : 'text-slate-600')}>
+                      {description}
+                    </span>
                   </span>
                 </>
               )}

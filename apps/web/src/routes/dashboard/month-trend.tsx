@@ -82,7 +82,7 @@ export function MonthTrend() {
       <CardContent className="overflow-x-auto">
         <div aria-hidden="true">
           <Sized>
-            <ComposedChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+            <ComposedChart accessibilityLayer={false} data={series} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="label" fontSize={12} />
               <YAxis yAxisId="amount" fontSize={12} tickFormatter={(v: number) => money(v).replace(/\.\d+$/, '')} />

@@ -79,7 +79,7 @@ export function SignInPanel({ id }: { id?: string }) {
               <ProviderButton key={provider.id} id={provider.id} name={provider.name} />
             ))}
             {oidc.length > 0 && local.enabled ? (
-              <p className="text-center text-xs uppercase tracking-wide text-slate-400">or with email</p>
+              <p className="text-center text-xs uppercase tracking-wide text-slate-500">or with email</p>
             ) : null}
             {local.enabled ? (
               <LocalForm

@@ -140,7 +140,7 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
                 <div className="flex items-center gap-2">
                   <Paperclip className="h-3.5 w-3.5 text-slate-400" aria-hidden="true" />
                   <span className="truncate">{a.filename}</span>
-                  <span className="text-slate-400">{formatFileSize(a.size)}</span>
+                  <span className="text-slate-500">{formatFileSize(a.size)}</span>
                 </div>
                 {a.read_error ? <p className="pl-5 text-xs text-red-700">Could not be read: {a.read_error}</p> : null}
               </li>
