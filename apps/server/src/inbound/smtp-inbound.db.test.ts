@@ -13,6 +13,8 @@ import { AccountsService } from '../accounts/accounts.service';
 import { MailImportService } from '../imports/mail-import.service';
 import { IngestService } from '../invoices/ingest.service';
 import { PgBlobStore } from '../invoices/pg-blob.store';
+import { JobsRepository } from '../jobs/jobs.repository';
+import { UploadsService } from '../uploads/uploads.service';
 import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { inboundRoutes } from './inbound.routes';
@@ -40,6 +42,7 @@ describe('invoice address: SMTP listener and Settings calls', () => {
   let harness: Awaited<ReturnType<typeof buildAuthTestApp>>;
   let addresses: InboundAddressService;
   let imports: MailImportService;
+  let uploads: UploadsService;
   let server: SMTPServer;
   let port = 0;
   let dataDir = '';
@@ -61,6 +64,16 @@ describe('invoice address: SMTP listener and Settings calls', () => {
       ingest,
     );
     addresses = new InboundAddressService(db, DOMAIN);
+    uploads = new UploadsService(
+      db,
+      new UsersService(new UsersRepository(db)),
+      accounts,
+      ingest,
+      new JobsRepository(db),
+      {
+        maxBytes: 1024 * 1024,
+      },
+    );
     harness = await buildAuthTestApp(db, { routes: [inboundRoutes(addresses)], auth: { allowSignup: true } });
     for (const email of ['ana@example.com', 'bo@example.com']) {
       const signup = await signUpThroughApi(harness.app, email);
@@ -161,6 +174,13 @@ describe('invoice address: SMTP listener and Settings calls', () => {
     expect(((await addressOf(bo)) as unknown as { recent: unknown[] }).recent).toEqual([]);
     // The same mail again (a resend) is still one invoice.
     await transport().sendMail(invoiceMail(address, 1));
+    expect(await invoicesOf(ana.id)).toBe(1);
+    // And the same PDF added by upload is that document too: one ingest whichever way it came.
+    const pdf = path.join(dataDir, 'invoice-1.pdf');
+    const bytes = invoiceMail(address, 1).attachments[0]!.content;
+    await fs.writeFile(pdf, bytes);
+    const added = await uploads.add(ana.id, [{ name: 'invoice-1.pdf', path: pdf, size: bytes.length }], 'upload');
+    expect(added.files.map((f) => f.status)).toEqual(['duplicate']);
     expect(await invoicesOf(ana.id)).toBe(1);
   });
 

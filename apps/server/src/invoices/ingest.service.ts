@@ -257,12 +257,15 @@ export class IngestService {
     // A few messages at a time: one's parsing and file writes overlap another's extraction (itself one at a time).
     const parsed = await mapConcurrently(fresh, PREPARE_CONCURRENCY, async (raw) => {
       options.signal?.throwIfAborted();
-      if (raw.document)
-        return documentMessage({ ok: true, origin: raw.origin, source: raw.source, document: raw.document });
+      // A document added by itself (upload, `invoicebox add`, the inbox folder) has no email to keep for forwarding.
+      if (raw.document) {
+        const message = documentMessage({ ok: true, origin: raw.origin, source: raw.source, document: raw.document });
+        return { message, source: null };
+      }
       const read = await parseMailMessage(raw.source, raw.origin);
       return read.ok ? { message: read.message, source: raw.source } : null;
     });
-    const read = parsed.filter((m): m is { message: MailMessage; source: Buffer } => m !== null);
+    const read = parsed.filter((m): m is { message: MailMessage; source: Buffer | null } => m !== null);
     const messages = read.map((r) => r.message);
     // Documents that already have this owner's invoice (another account, a copy sent again) keep that invoice's
     // fields: their extraction would be thrown away, so it is not run.
@@ -344,7 +347,8 @@ export class IngestService {
     ownerId: string,
     accountId: string,
     message: MailMessage,
-    source: Buffer,
+    /** The email's raw bytes; null for a document added by itself. */
+    source: Buffer | null,
     options: IngestOptions,
     extracted: Set<string>,
   ): Promise<Prepared> {
@@ -369,7 +373,7 @@ export class IngestService {
     // An invoice email's raw bytes are kept (content-addressed, so a copy seen twice is one file): forwarding sends
     // the original, unchanged. Other mail is not kept.
     let rawSha256: string | null = null;
-    if (found !== null) {
+    if (found !== null && source !== null) {
       rawSha256 = createHash('sha256').update(source).digest('hex');
       await this.blobs.put(rawSha256, source);
     }
