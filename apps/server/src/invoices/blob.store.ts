@@ -110,3 +110,11 @@ export class LocalBlobStore implements BlobStore {
 export function missingBlob(sha256: string): NotFoundError {
   return new NotFoundError(`No stored document ${sha256.slice(0, 12)}…`);
 }
+
+/** Whether an error says a document's bytes are not in the store (any engine), as opposed to the store failing. */
+export function isMissingBlob(error: unknown): boolean {
+  return (
+    (error instanceof NotFoundError && error.message.startsWith('No stored document')) ||
+    (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
+  );
+}
