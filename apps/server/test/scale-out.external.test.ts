@@ -305,7 +305,16 @@ describe.each(['postgres', 's3'] as const)(
       for (const entry of await fs.readdir(dataDir, { recursive: true, withFileTypes: true })) {
         expect(entry.isFile() && entry.parentPath.split(path.sep).includes('blobs'), entry.name).toBe(false);
       }
-      expect(blobs).toEqual(new Set(MAILBOXES.flatMap((m) => [...generated.get(m.user)!.expectedBlobs])));
+      // Besides the attachments, each invoice email's raw bytes (forwarding sends the original).
+      const raw = await pool.query<{ raw_sha256: string }>(
+        'select distinct raw_sha256 from mail_messages where raw_sha256 is not null',
+      );
+      expect(blobs).toEqual(
+        new Set([
+          ...MAILBOXES.flatMap((m) => [...generated.get(m.user)!.expectedBlobs]),
+          ...raw.rows.map((r) => r.raw_sha256),
+        ]),
+      );
 
       // The API answered every request of the run, on both processes and for every kind of request.
       const failed = polls.filter((p) => p.status !== 200);

@@ -226,7 +226,14 @@ describe('a mail sync killed (kill -9) several times, then run to the end', () =
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(row.sha256);
       blobs.add(row.sha256);
     }
-    expect(blobs).toEqual(mailbox.expectedBlobs);
+    // Besides the attachments, each invoice email's raw bytes (kept so that forwarding sends the original), once.
+    const raw = await pool.query<{ raw_sha256: string }>(
+      'select raw_sha256 from mail_messages where owner_id = $1 and raw_sha256 is not null',
+      [ownerId],
+    );
+    expect(raw.rowCount).toBe(mailbox.messages.filter((m) => m.invoiceKey !== null).length);
+    const rawBlobs = new Set(raw.rows.map((r) => r.raw_sha256));
+    expect(blobs).toEqual(new Set([...mailbox.expectedBlobs, ...rawBlobs]));
 
     // The cursor ends at the last message, and a further sync finds nothing new.
     const cursor = await pool.query('select sync_cursor from imap_settings where account_id = $1', [accountId]);
