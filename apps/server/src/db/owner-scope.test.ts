@@ -30,7 +30,7 @@ const KNOWN_WITHOUT_OWNER_ID: Record<string, string> = {
   mfa_challenges: 'owner through factor_id → mfa_factors.owner_id',
 };
 
-const tables = Object.values(schema)
+const tables = (Object.values(schema) as unknown[])
   .filter((value): value is PgTable => value instanceof PgTable)
   .map((table) => getTableConfig(table));
 const byName = new Map(tables.map((t) => [t.name, t]));

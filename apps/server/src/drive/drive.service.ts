@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { uuidArray } from '../db/sql-arrays';
 import { AppError, NotFoundError, UnprocessableError } from '../errors';
-import type { BlobStore } from '../invoices/blob.store';
+import { type BlobStore, MissingBlobError } from '../invoices/blob.store';
 import { invoices } from '../invoices/invoices.tables';
 import { ConnectionFailedError } from '../net/outbound';
 import {
@@ -319,7 +319,8 @@ export class DriveService {
       if (error instanceof DriveUnavailableError || error instanceof DriveAuthError) throw error;
       if (error instanceof Error && error.name === 'AbortError') throw error;
       summary.failed += 1;
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'The file is missing from storage' : null;
+      const missing = error instanceof MissingBlobError || (error as NodeJS.ErrnoException).code === 'ENOENT';
+      const reason = missing ? 'The file is missing from storage' : null;
       await this.db
         .update(invoices)
         .set({ status: 'failed', driveError: (reason ?? (error as Error).message).slice(0, 500) })
