@@ -8,10 +8,12 @@ import { runBlobsBench } from './blobs.bench';
 import { benchDriveUpload } from './drive.bench';
 import { runFaultsBench } from './faults.bench';
 import { runFaultsEmbeddedBench } from './faults-embedded.bench';
+import { runFootprintBench } from './footprint.bench';
 import { runForwardingBench } from './forwarding.bench';
 import { runFoundationBench } from './foundation.bench';
 import { runHostileBench } from './hostile.bench';
 import { runInvoicesBench } from './invoices.bench';
+import { runJobsBench } from './jobs.bench';
 import { runMailSyncBench } from './mail-sync.bench';
 import { runMboxScanBench } from './mbox-scan.bench';
 import { runReconcileBench } from './reconcile.bench';
@@ -41,6 +43,14 @@ const benches: Record<string, { title: string; run: () => Promise<void> }> = {
   blobs: {
     title: 'Document stores: put and get of 1,000 documents of 200 KB on the local folder, PostgreSQL and S3',
     run: runBlobsBench,
+  },
+  footprint: {
+    title: 'Footprint: rows and bytes per person and per invoice after a realistic mail import (embedded PostgreSQL)',
+    run: runFootprintBench,
+  },
+  jobs: {
+    title: 'Job queue: no-op jobs enqueued and completed per second through JobQueue and pg-boss (embedded PostgreSQL)',
+    run: runJobsBench,
   },
   reconcile: { title: 'Reconciliation (10,000 transactions × 10,000 invoices)', run: runReconcileBench },
   hostile: {

@@ -195,6 +195,7 @@ export async function createRuntime(
       auth.box,
       config.dataDir,
       createDriveFactory(providerAccess, config.googleApiRootUrl, {}, outbound),
+      { sharedDatabase: Boolean(config.databaseUrl) },
     );
     const mailImport = new MailImportService(
       database.db,

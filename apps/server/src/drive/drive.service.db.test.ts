@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { DriveStatusResponseSchema } from '@invoicebox/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildAuthTestApp, signUpThroughApi } from '../../test/auth-app';
 import { useTestDatabase } from '../../test/db';
@@ -15,7 +16,7 @@ import { IngestService } from '../invoices/ingest.service';
 import type { JobQueue } from '../jobs/job-queue';
 import type { AppJobRegistry } from '../jobs/registry';
 import { driveRoutes } from './drive.routes';
-import { type DriveFactory, DriveService } from './drive.service';
+import { type DriveFactory, DriveService, LOCAL_DRIVE_SHARED_WARNING } from './drive.service';
 import { LocalDriveStore } from './local.drive';
 import { WebDavDriveStore } from './webdav.drive';
 
@@ -290,10 +291,24 @@ describe('drive upload (local folder and WebDAV)', () => {
     });
     expect(status.statusCode).toBe(200);
     expect(status.json()).toMatchObject({
-      drive: { kind: 'local', root: driveRoot(), reachable: true, error: null },
+      drive: { kind: 'local', root: driveRoot(), reachable: true, error: null, warning: null },
       accounts: [{ email: 'me@example.com', is_primary: true, uploaded: 4, pending: 0, failed: 0 }],
       totals: { uploaded: 4, pending: 0, failed: 0 },
     });
+  });
+
+  it('warns that a local folder is one machine’s when the database is shared by several machines', async () => {
+    // The service as runtime.ts builds it with an external DATABASE_URL.
+    const accounts = new AccountsService(new AccountsRepository(t().database.db));
+    const shared = new DriveService(t().database.db, accounts, blobs, harness.auth.box, dataDir, localFactory, {
+      sharedDatabase: true,
+    });
+    const status = await shared.status(ownerId);
+    expect(status.drive).toMatchObject({ kind: 'local', reachable: true, error: null });
+    expect(status.drive.warning).toBe(LOCAL_DRIVE_SHARED_WARNING);
+    expect(status.drive.warning).toMatch(/^A folder on this machine: workers on other machines cannot write to it\./);
+    // The response schema lets the warning through to the web app.
+    expect(DriveStatusResponseSchema.parse(status).drive.warning).toBe(LOCAL_DRIVE_SHARED_WARNING);
   });
 
   it('starts a drive_upload job with only your accounts, and refuses a target account that is not yours', async () => {

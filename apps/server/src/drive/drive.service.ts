@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { uuidArray } from '../db/sql-arrays';
 import { AppError, NotFoundError, UnprocessableError } from '../errors';
-import { type BlobStore, isMissingBlob } from '../invoices/blob.store';
+import { type BlobStore, MissingBlobError } from '../invoices/blob.store';
 import { invoices } from '../invoices/invoices.tables';
 import { ConnectionFailedError } from '../net/outbound';
 import {
@@ -30,6 +30,11 @@ const LINK_SECONDS = 60;
 const LINK_USE_KEEP = sql`interval '10 minutes'`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PAGE = 100;
+/** Shown on the drive card when the local folder is chosen while processes may run on several machines. */
+export const LOCAL_DRIVE_SHARED_WARNING =
+  'A folder on this machine: workers on other machines cannot write to it. With an external database, job ' +
+  'workers may run elsewhere, and an upload that runs there files into that machine’s folder or fails. Choose ' +
+  'Google Drive or a WebDAV server, or run every worker on this machine.';
 const WEBDAV_UNREACHABLE =
   'Could not reach the drive: check the WebDAV address, user name and password. Servers on this machine or a ' +
   'private network can be used only where the operator allows them.';
@@ -79,6 +84,11 @@ export class DriveService {
     private readonly box: SecretBox,
     private readonly dataDir: string,
     private readonly createStore: DriveFactory,
+    /**
+     * `sharedDatabase`: the database is external (DATABASE_URL), so API and worker processes may run on several
+     * machines, and a local-folder drive is one machine's folder only.
+     */
+    private readonly options: { sharedDatabase?: boolean } = {},
   ) {}
 
   // ---- connection (Settings) ----
@@ -169,8 +179,10 @@ export class DriveService {
         from invoices where owner_id = ${ownerId} and has_attachments`)
     ).rows as Array<{ uploaded: number; pending: number; failed: number }>;
     const byId = new Map(counts.map((c) => [c.account_id, c]));
+    const kind = row?.kind ?? 'local';
+    const warning = kind === 'local' && this.options.sharedDatabase ? LOCAL_DRIVE_SHARED_WARNING : null;
     return {
-      drive: { kind: row?.kind ?? 'local', root, reachable, error },
+      drive: { kind, root, reachable, error, warning },
       accounts: list.accounts.map((a) => ({
         account_id: a.userId,
         email: a.email,
@@ -307,7 +319,8 @@ export class DriveService {
       if (error instanceof DriveUnavailableError || error instanceof DriveAuthError) throw error;
       if (error instanceof Error && error.name === 'AbortError') throw error;
       summary.failed += 1;
-      const reason = isMissingBlob(error) ? 'The file is missing from storage' : null;
+      const missing = error instanceof MissingBlobError || (error as NodeJS.ErrnoException).code === 'ENOENT';
+      const reason = missing ? 'The file is missing from storage' : null;
       await this.db
         .update(invoices)
         .set({ status: 'failed', driveError: (reason ?? (error as Error).message).slice(0, 500) })

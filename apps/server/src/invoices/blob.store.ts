@@ -106,15 +106,10 @@ export class LocalBlobStore implements BlobStore {
   }
 }
 
+/** A hash the store does not hold (its own class, so that callers tell it from other "not found" errors). */
+export class MissingBlobError extends NotFoundError {}
+
 /** What every store says of a hash it does not hold. */
 export function missingBlob(sha256: string): NotFoundError {
-  return new NotFoundError(`No stored document ${sha256.slice(0, 12)}…`);
-}
-
-/** Whether an error says a document's bytes are not in the store (any engine), as opposed to the store failing. */
-export function isMissingBlob(error: unknown): boolean {
-  return (
-    (error instanceof NotFoundError && error.message.startsWith('No stored document')) ||
-    (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
-  );
+  return new MissingBlobError(`No stored document ${sha256.slice(0, 12)}…`);
 }

@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { NotFoundError, ValidationError } from '../errors';
-import type { BlobStore } from './blob.store';
+import { type NotFoundError, ValidationError } from '../errors';
+import { type BlobStore, MissingBlobError } from './blob.store';
 import { documentBlobChunks, documentBlobs } from './blob.tables';
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -159,5 +159,5 @@ function check(sha256: string): void {
 }
 
 function missing(sha256: string): NotFoundError {
-  return new NotFoundError(`No stored document ${sha256.slice(0, 12)}…`);
+  return new MissingBlobError(`No stored document ${sha256.slice(0, 12)}…`);
 }

@@ -13,8 +13,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../config';
-import { ConfigError, NotFoundError, ValidationError } from '../errors';
-import type { BlobStore } from './blob.store';
+import { ConfigError, ValidationError } from '../errors';
+import { type BlobStore, MissingBlobError } from './blob.store';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 /** Parts of a multipart upload: a 50 MB file is 7 parts, and at most QUEUE_SIZE of them are in memory at once. */
@@ -227,5 +227,5 @@ function statusOf(error: unknown): number | undefined {
 }
 
 function notFoundOr(error: unknown, sha256: string): unknown {
-  return statusOf(error) === 404 ? new NotFoundError(`No stored document ${sha256.slice(0, 12)}…`) : error;
+  return statusOf(error) === 404 ? new MissingBlobError(`No stored document ${sha256.slice(0, 12)}…`) : error;
 }

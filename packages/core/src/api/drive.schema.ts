@@ -55,6 +55,11 @@ export const DriveStatusResponseSchema = z.object({
     /** Whether the drive answered with the stored credentials just now. */
     reachable: z.boolean(),
     error: z.string().nullable(),
+    /**
+     * Why this drive may not work for this deployment although it answers here: a local folder when the database
+     * is external, so that workers on other machines may run the uploads. Null when there is nothing to say.
+     */
+    warning: z.string().nullable(),
   }),
   accounts: z.array(
     z.object({

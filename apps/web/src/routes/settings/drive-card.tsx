@@ -91,6 +91,9 @@ export function DriveCard() {
             </p>
             <p className="break-all text-slate-600">{drive.root}</p>
             {drive.error ? <p className="text-red-700">{drive.error}</p> : null}
+            {drive.warning ? (
+              <p className="rounded-md border border-amber-300 bg-amber-50 p-2 text-amber-900">{drive.warning}</p>
+            ) : null}
             <p className="text-slate-600">
               {totals?.uploaded ?? 0} filed · {totals?.pending ?? 0} waiting · {totals?.failed ?? 0} failed
             </p>
