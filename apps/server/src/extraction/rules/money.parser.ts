@@ -169,14 +169,17 @@ export function parseAmount(
     const group = dec === '.' ? ',' : '.';
     const [i, f] = [s.slice(0, s.lastIndexOf(dec)), s.slice(s.lastIndexOf(dec) + 1)];
     if (f.includes(group) || f.includes(dec)) return null;
-    if (!new RegExp(`^\\d{1,3}(\\${group}\\d{3})*$`).test(i)) return null;
+    // Indian grouping (lakh, crore): "7,08,000.00", "1,23,45,678.50".
+    const lakh = group === ',' && /^\d{1,2}(,\d{2})+,\d{3}$/.test(i);
+    if (!lakh && !new RegExp(`^\\d{1,3}(\\${group}\\d{3})*$`).test(i)) return null;
     intPart = i.split(group).join('');
     fracPart = f;
   } else if (lastDot >= 0 || lastComma >= 0) {
     const sep = lastDot >= 0 ? '.' : ',';
     const parts = s.split(sep);
     if (parts.length > 2) {
-      if (!new RegExp(`^\\d{1,3}(\\${sep}\\d{3})+$`).test(s)) return null;
+      const lakh = sep === ',' && /^\d{1,2}(,\d{2})+,\d{3}$/.test(s);
+      if (!lakh && !new RegExp(`^\\d{1,3}(\\${sep}\\d{3})+$`).test(s)) return null;
       intPart = parts.join('');
     } else {
       const [i, f] = parts as [string, string];
@@ -206,8 +209,8 @@ export function parseAmount(
   return { minor: negative ? -minor : minor, printedDecimals, negative };
 }
 
-// A number in any of the four styles, optionally signed; currency symbols/codes around it are read separately.
-const NUMBER_SRC = String.raw`[-−]?\(?\d{1,3}(?:[ \u00a0\u202f'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:-(?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
+// A number in any of the four styles (and Indian lakh grouping), optionally signed; currency symbols/codes around it are read separately.
+const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?\)?(?:[-−](?=\s|$))?|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f\u2009'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:[-−](?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
 const CUR_SRC = String.raw`€|£|\$|₹|¥|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|[A-Z]{3}`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w)`,
