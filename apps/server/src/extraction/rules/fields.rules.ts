@@ -12,7 +12,8 @@ const LANG_CURRENCY: Record<string, string> = { de: 'EUR', fr: 'EUR', it: 'EUR',
 export function extractFieldsFromLines(lines: Line[]): RuleFields {
   if (!lines.length) return { vendor: null, amount: null, currency: null, invoice_date: null, invoice_number: null };
   const doc = prepareDoc(lines);
-  const total = findTotal(doc);
+  const invoiceNumber = findInvoiceNumber(doc);
+  const total = findTotal(doc, { invoiceNumber: invoiceNumber?.value });
   let currency: RuleFields['currency'] = null;
   if (total?.value.currency) currency = { value: total.value.currency, confidence: 0.9 };
   else if (total) {
@@ -48,6 +49,6 @@ export function extractFieldsFromLines(lines: Line[]): RuleFields {
     amount,
     currency,
     invoice_date: findInvoiceDate(doc),
-    invoice_number: findInvoiceNumber(doc),
+    invoice_number: invoiceNumber,
   };
 }
