@@ -128,7 +128,29 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
       const labelWords = label.replace(/(?<![a-z])(?:[a-z]{3}|rs|lei|fr)(?![a-z])/g, (w) =>
         KNOWN_CURRENCIES.has(w.toUpperCase()) || /^(rs|lei|fr)$/.test(w) ? ' ' : w,
       );
-      if (!/\p{L}{3}/u.test(labelWords) && i > 0) {
+      // OCR and some PDFs put a label and its value a few pixels apart, on two "lines": the last text cell of a line
+      // whose middle is within about a line height, left of the value and with nothing right of it, is its label.
+      let nearLabel = false;
+      if (!/\p{L}{3}/u.test(labelWords) && line.cells.slice(0, j).every((c) => !/\p{L}{4}/u.test(c.text))) {
+        const cell = line.cells[j]!;
+        const mid = (line.y0 + line.y1) / 2;
+        for (const n of [i - 1, i + 1]) {
+          const near = doc.lines[n];
+          if (!near || near.page !== line.page || Math.abs((near.y0 + near.y1) / 2 - mid) > 1.2 * line.size) continue;
+          const last = near.cells[near.cells.length - 1]!;
+          if (
+            last.x1 < cell.x0 &&
+            !isValueCell(last.text) &&
+            !findAmounts(near.text).length &&
+            /\p{L}{3}/u.test(last.text)
+          ) {
+            label = doc.folded[n]![near.cells.length - 1]!;
+            nearLabel = true;
+            break;
+          }
+        }
+      }
+      if (!nearLabel && !/\p{L}{3}/u.test(labelWords) && i > 0) {
         // Walk up over value rows of the same column (a totals table: header, then one row per VAT rate, then
         // the sum) to the header cell.
         for (let up = i - 1; up >= Math.max(0, i - 6); up--) {
@@ -169,7 +191,14 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
       if (header && ID_HEADER.test(header) && !totalLabelKind(header)) idFeatures.idColumn = 1;
       if (labelKind === null) {
         if (currency && a.minor !== 0 && !TAX_LINE.test(label) && !TOTAL_NEGATIVE.test(label)) {
-          fallback.push({ amount: a, score: 0, features: { unlabelled: 1, ...idFeatures }, lineIndex: i, currency });
+          const bare = a.printedDecimals === 0 && !a.currency ? { bareInteger: 1 } : {};
+          fallback.push({
+            amount: a,
+            score: 0,
+            features: { unlabelled: 1, ...bare, ...idFeatures },
+            lineIndex: i,
+            currency,
+          });
         }
         continue;
       }
@@ -199,6 +228,16 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
     for (const c of cands) if (c.amount.minor < 0) c.features!.negative = 1;
     for (let k = fallback.length - 1; k >= 0; k--) if (fallback[k]!.amount.minor < 0) fallback.splice(k, 1);
   }
+  // Arithmetic between totals: a labelled total that equals another labelled total (or a net line) plus some other
+  // amount on the page (its tax) is the grand total of the two ("Total 150.00 / VAT 30.00 / Total 180.00").
+  if (cands.length > 1) {
+    const others = new Set(allAmounts.map((c) => c.amount.minor).filter((m) => m > 0));
+    const bases = [...cands.map((c) => c.amount.minor), ...nets].filter((m) => m > 0);
+    for (const c of cands) {
+      const m = c.amount.minor;
+      if (m > 0 && bases.some((b) => b < m && others.has(m - b) && m - b < b)) c.features!.sumsUp = 1;
+    }
+  }
   const pool = cands.length ? cands : fallback;
   if (!pool.length) return null;
   const rescore = () => {
@@ -207,9 +246,10 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
   // Sizes compare by absolute value on a credit note.
   const size = (c: Candidate) => (credit ? Math.abs(c.amount.minor) : c.amount.minor);
   if (!cands.length) {
-    // No total label at all: the largest amount with a currency, at low confidence.
+    // No total label at all: the largest amount with a currency, at low confidence (identifiers and bare
+    // integers behind the ones printed as money).
     rescore();
-    pool.sort((x, y) => size(y) - size(x));
+    pool.sort((x, y) => y.score - x.score || size(y) - size(x));
   } else {
     // Among equally labelled totals prefer the largest: subtotals and partial sums are smaller.
     const maxMinor = Math.max(...pool.map(size));

@@ -40,6 +40,10 @@ export const AMOUNT_FEATURES = [
   'equalsNumber',
   /** Its column is headed by an identifier label ("No.", "Invoice #", "Ref"), not an amount label. */
   'idColumn',
+  /** An unlabelled whole number without a currency of its own (an identifier in a row of values). */
+  'bareInteger',
+  /** Equals another total (or a net line) plus another amount of the page: the sum of the two. */
+  'sumsUp',
   /** On a receipt-like page (till receipt): the label is a receipt total word ("Summe", "Bar", "Total"). */
   'receiptTotal',
 ] as const;
@@ -68,6 +72,8 @@ export const AMOUNT_WEIGHTS: Record<AmountFeature, number> = {
   equalsNumber: -0.5,
   idColumn: -0.3,
   receiptTotal: 0.05,
+  bareInteger: -0.2,
+  sumsUp: 0.06,
 };
 
 export function amountScore(features: AmountFeatures, weights: Record<AmountFeature, number> = AMOUNT_WEIGHTS): number {

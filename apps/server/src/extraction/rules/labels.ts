@@ -13,8 +13,9 @@ function words(parts: string[]): RegExp {
   return new RegExp(`(?<![a-z0-9_])(?:${sorted.join('|')})(?![a-z_])`);
 }
 
-/** The total the customer owes for this invoice, including VAT. Strongest first. */
-export const TOTAL_STRONG = words([
+/** The total the customer owes for this invoice, including VAT. Strongest first. OCR drops the spaces between words
+ * ("TOTALAPAGAR"), so spaces in these phrases are optional. */
+export const TOTAL_STRONG = wordsLoose([
   'grand total',
   'invoice total',
   'invoice amount',
@@ -96,6 +97,12 @@ export const TOTAL_STRONG = words([
   'solde a payer',
   'rest de plata',
 ]);
+
+/** Like words(), with the spaces inside each phrase optional. */
+function wordsLoose(parts: string[]): RegExp {
+  const w = words(parts);
+  return new RegExp(w.source.replace(/ /g, '\\s*'));
+}
 
 /** A bare "total" word: good when nothing stronger is on the page. */
 export const TOTAL_WEAK = words([
