@@ -64,7 +64,11 @@ function pageDomains(doc: Doc, customer: Set<string>): string[] {
       for (const m of cell.text.matchAll(/(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+)(?:[a-z]{2,6})\b/giu)) {
         const labels = m[1]!.toLowerCase().split('.').filter(Boolean);
         const name = labels[labels.length - 1]!;
-        if (name.length >= 3 && !GENERIC_DOMAIN.test(name)) out.add(foldPlain(name).replace(/-/g, ''));
+        if (name.length >= 3 && !GENERIC_DOMAIN.test(name)) {
+          out.add(foldPlain(name).replace(/-/g, ''));
+          // "marktkauf-lehr": a brand and a branch; the brand alone names the issuer too.
+          for (const part of foldPlain(name).split('-')) if (part.length >= 4 && part !== name) out.add(part);
+        }
       }
     });
   });
@@ -126,9 +130,23 @@ function foldPlain(s: string): string {
 const NAME_LABEL =
   /^(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam)\s*:?\s*$/;
 
+/**
+ * What OCR makes of a logo or a barcode ("I Il ill", "| IlI|UI)", "\"aE") and a shop's opening hours ("MO.-SA."):
+ * never a name.
+ */
+export function ocrNoise(s: string): boolean {
+  const letters = s.replace(/[^\p{L}]/gu, '');
+  if (letters.length < 3) return true;
+  if (/[|{}[\]"“”\\]/.test(s)) return true;
+  if (/^[IiLl1|!\s.]+$/.test(s)) return true;
+  return /^(?:mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?\s*[-–]\s*(?:mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?$/i.test(
+    s.trim(),
+  );
+}
+
 function plausibleName(s: string): boolean {
   if (s.length < 2 || s.length > 80) return false;
-  if (!/\p{L}{2}/u.test(s)) return false;
+  if (!/\p{L}{2}/u.test(s) || ocrNoise(s)) return false;
   const letters = s.replace(/[^\p{L}]/gu, '').length;
   if (letters < s.replace(/\s/g, '').length * 0.5) return false;
   if (findDates(s).length || findAmounts(s).length) return false;
