@@ -44,3 +44,39 @@ Total                                          ₹7,08,000.00
     ).toBe(708000);
   });
 });
+
+describe('grand total on till receipts', () => {
+  it('takes the card payment line when no total label was read', () => {
+    expect(
+      total(`
+Emmentaler Stück                       2,69 A
+Apfelsaft                              1,19 B
+xx                                     3,88
+Kreditkarte                            3,88
+`),
+    ).toBe(3.88);
+  });
+
+  it('does not take the cash tendered when change was given', () => {
+    expect(
+      total(`
+BIO HONIG                              3,29
+BARGELD                               10,00
+ZURÜCK                                 6,71
+`),
+    ).toBe(3.29);
+  });
+
+  it('adds up one VAT row per rate to the grand total printed beside a payment line', () => {
+    expect(
+      total(`
+SUPER SANDWICH                         1,79 B
+VODKA                                 12,99 C
+Mastercard          EUR               14,78
+MwSt        NETTO        MwSt        UMSATZ
+B 7%         1,67        0,12          1,79
+C 19%       10,92        2,07         12,99
+`),
+    ).toBe(14.78);
+  });
+});

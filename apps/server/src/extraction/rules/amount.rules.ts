@@ -35,6 +35,14 @@ const DEPOSIT =
 const PREVIOUS_BALANCE =
   /(?<![a-z])(previous (?:unpaid |outstanding |open )?balance|unpaid balance|balance from (?:the )?previous \w+|balance (?:brought|carried) forward|prior balance|outstanding (?:balance|amount)|past due|vorsaldo|alter saldo|saldovortrag|ausstehende forderung\w*|offene(?:r|s)? (?:betrag|posten|saldo|forderung\w*)|ruckstand|solde (?:precedent|anterieur|reporte)|saldo (?:precedente|anterior|anterieur|vorig|vorige|vorherig)|importo arretrato|sold (?:anterior|precedent)|vorig saldo|openstaand saldo)(?![a-z])/;
 
+/** Payment lines of till receipts: card or cash, in the supported languages. */
+const PAYMENT_LABEL =
+  /(?<![a-z])(?:kreditkarte|kartenzahlung|karte|ec-?karte|ec-?cash|girocard|maestro|mastercard|master card|visa|v pay|amex|american express|bar|bargeld|gegeben|geg\.|cash|card|credit card|debit card|especes|carte bancaire|carte bleue|cb|contanti|carta|bancomat|efectivo|tarjeta|contant|pinnen|pin|numerar|card bancar)(?![a-z])/;
+
+/** Change given back on a cash payment. */
+const CHANGE_LABEL =
+  /(?<![a-z])(?:ruckgeld|rueckgeld|zuruck|zurueck|change|rendu|monnaie rendue|resto|cambio|wisselgeld|rest)(?![a-z])/;
+
 /** Column headers of identifiers: a value under them is never an amount. */
 const ID_HEADER =
   /(?<![a-z])(?:no|nr|n°|nº|number|nummer|numero|numar|nummer|#|id|ref\w*|code|kunden\w*|customer|client|account|konto|invoice|rechnung|facture|fattura|factura|factuur)\.?\s*:?\s*$/;
@@ -48,10 +56,19 @@ function arithmeticTotal(_doc: Doc, nets: number[], taxes: number[], all: Candid
   if (!nets.length || !taxes.length) return null;
   const sums = new Set<number>();
   for (const n of nets) for (const t of taxes) if ((n > 0 && t > 0) || (n < 0 && t < 0)) sums.add(n + t);
+  const hits = new Map<number, Candidate>();
   for (let k = all.length - 1; k >= 0; k--) {
-    if (sums.has(all[k]!.amount.minor)) return all[k]!;
+    const m = all[k]!.amount.minor;
+    if (sums.has(m) && !hits.has(m)) hits.set(m, all[k]!);
   }
-  return null;
+  if (!hits.size) return null;
+  // One row per VAT rate ("B 7% 8,87 0,62 9,49 / C 19% 14,63 2,78 17,41"): the grand total is their sum, when printed.
+  if (hits.size >= 2) {
+    const sum = [...hits.keys()].reduce((x, y) => x + y, 0);
+    const whole = all.findLast((c) => c.amount.minor === sum);
+    if (whole) return whole;
+  }
+  return hits.values().next().value ?? null;
 }
 
 type LabelKind = 'labelStrong' | 'labelDue' | 'labelWeakInclTax' | 'labelWeak';
@@ -91,9 +108,12 @@ interface Candidate {
 export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } = {}): FieldGuess<AmountGuess> | null {
   // The invoice number's digits: an "amount" made of them is the number read under the wrong header.
   const numberDigits = context.invoiceNumber?.replace(/\D/g, '') ?? '';
+  // Change handed back ("Rückgeld", "Change"): the cash line is what was tendered, not the total.
+  const changeGiven = doc.folded.some((cells) => CHANGE_LABEL.test(cells.join(' ')));
   const cands: Candidate[] = [];
   const deposits: number[] = [];
   const previous: number[] = [];
+  const change: number[] = [];
   const nets: number[] = [];
   const taxes: number[] = [];
   const allAmounts: Candidate[] = [];
@@ -182,6 +202,7 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
       const currency = a.currency ?? lineCur;
       if (DEPOSIT.test(label)) deposits.push(Math.abs(a.minor));
       if (PREVIOUS_BALANCE.test(label)) previous.push(a.minor);
+      if (CHANGE_LABEL.test(label)) change.push(Math.abs(a.minor));
       if (NET_LABEL.test(label)) nets.push(a.minor);
       else if (TAX_LINE.test(label) && !INCLUDES_TAX.test(label)) taxes.push(a.minor);
       allAmounts.push({ amount: a, score: 0, lineIndex: i, currency: a.currency ?? lineCur });
@@ -189,6 +210,17 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
       if (numberDigits.length >= 4 && a.raw.replace(/\D/g, '') === numberDigits) idFeatures.equalsNumber = 1;
       const header = !/\p{L}{3}/u.test(labelWords) ? labelAbove(doc, i, j) : null;
       if (header && ID_HEADER.test(header) && !totalLabelKind(header)) idFeatures.idColumn = 1;
+      if (labelKind === null && PAYMENT_LABEL.test(label) && !TOTAL_NEGATIVE.test(label) && a.minor > 0) {
+        // A receipt's payment line ("Kreditkarte 17,06", "Bar 20,00"): the total paid, unless change was given.
+        const features: AmountFeatures = { labelPayment: 1, position: pos, ...idFeatures };
+        if (a.printedDecimals === 0 && !a.currency) features.bareInteger = 1;
+        if (changeGiven) features.tendered = 1;
+        if (rightmost) features.rightmost = 1;
+        else features.notRightmost = 1;
+        if (currency) features.currency = 1;
+        cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label });
+        continue;
+      }
       if (labelKind === null) {
         if (currency && a.minor !== 0 && !TAX_LINE.test(label) && !TOTAL_NEGATIVE.test(label)) {
           const bare = a.printedDecimals === 0 && !a.currency ? { bareInteger: 1 } : {};
@@ -203,6 +235,7 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
         continue;
       }
       const features: AmountFeatures = { [labelKind]: 1, position: pos, ...idFeatures };
+      if (nearLabel && a.printedDecimals === 0 && !a.currency) features.bareInteger = 1;
       if (aboveKind) features.labelAbove = 1;
       if (columnSum) features.columnSum = 1;
       if (rightmost) features.rightmost = 1;
@@ -228,6 +261,14 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
     for (const c of cands) if (c.amount.minor < 0) c.features!.negative = 1;
     for (let k = fallback.length - 1; k >= 0; k--) if (fallback[k]!.amount.minor < 0) fallback.splice(k, 1);
   }
+  // Cash tendered less the change handed back is the total paid ("Bar 10,00 / Rückgeld 2,84" → 7,16).
+  for (const c of [...cands]) {
+    if (!c.features?.tendered) continue;
+    for (const ch of change) {
+      const paid = allAmounts.findLast((x) => ch > 0 && x.amount.minor === c.amount.minor - ch);
+      if (paid) cands.push({ ...paid, features: { changeArithmetic: 1, position: c.features.position ?? 0 } });
+    }
+  }
   // Arithmetic between totals: a labelled total that equals another labelled total (or a net line) plus some other
   // amount on the page (its tax) is the grand total of the two ("Total 150.00 / VAT 30.00 / Total 180.00").
   if (cands.length > 1) {
@@ -235,6 +276,7 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
     const bases = [...cands.map((c) => c.amount.minor), ...nets].filter((m) => m > 0);
     for (const c of cands) {
       const m = c.amount.minor;
+      if (c.features?.arithmeticOnly || c.features?.arithmeticNoLabels) continue;
       if (m > 0 && bases.some((b) => b < m && others.has(m - b) && m - b < b)) c.features!.sumsUp = 1;
     }
   }

@@ -44,6 +44,12 @@ export const AMOUNT_FEATURES = [
   'bareInteger',
   /** Equals another total (or a net line) plus another amount of the page: the sum of the two. */
   'sumsUp',
+  /** A receipt's payment line ("Kreditkarte", "Bar", "Visa"): the amount paid. */
+  'labelPayment',
+  /** A payment line on a page that gives change back: the cash tendered, more than the total. */
+  'tendered',
+  /** Cash tendered less the change given back, printed on the page. */
+  'changeArithmetic',
   /** On a receipt-like page (till receipt): the label is a receipt total word ("Summe", "Bar", "Total"). */
   'receiptTotal',
 ] as const;
@@ -73,6 +79,9 @@ export const AMOUNT_WEIGHTS: Record<AmountFeature, number> = {
   idColumn: -0.3,
   receiptTotal: 0.05,
   bareInteger: -0.2,
+  labelPayment: 0.66,
+  tendered: -0.4,
+  changeArithmetic: 0.68,
   sumsUp: 0.06,
 };
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linesFromPlainText } from '../layout/lines';
 import { extractFieldsFromLines } from './fields.rules';
 import { firstToken, plausibleNumber } from './number.rules';
+import { ocrNoise } from './vendor.rules';
 
 function fields(text: string) {
   const r = extractFieldsFromLines(linesFromPlainText(text));
@@ -63,5 +64,25 @@ describe('invoice numbers with a series prefix and credit-note titles', () => {
     ['Factuurnummer      FA 2023-310', 'FA 2023-310'],
   ])('%s', (line, want) => {
     expect(fields(`Acme GmbH\n${line}\nVotre référence    PO445\nTotal    12,00 EUR`).invoice_number).toBe(want);
+  });
+});
+
+describe('receipts: noise and footer dates', () => {
+  it('never takes OCR noise of a logo or opening hours as the vendor', () => {
+    for (const noise of ['I Il ill', '| IlI|UI)', '"aE', 'ge', 'MO.-SA.', 'ILL']) expect(ocrNoise(noise)).toBe(true);
+    for (const name of ['ALDI', 'real GmbH', 'Marktkauf', 'Delphin Apotheke']) expect(ocrNoise(name)).toBe(false);
+  });
+
+  it('reads the date printed under unrelated footer text', () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+Aldi GmbH & Co. KG
+ZU ZAHLEN EURO                     24,23
+ANZAHL ARTIKEL                        19
+Vielen Dank für Ihren Einkauf
+1081 8746                 09:48 02.03.2020
+`),
+    );
+    expect(r.invoice_date?.value).toBe('2020-03-02');
   });
 });
