@@ -163,7 +163,10 @@ function score(verbose: boolean, filter?: string) {
   }
 }
 
-const args = process.argv.slice(2);
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-if (args.includes('--cache')) await cache(args.includes('--ocr'), only);
-else score(args.includes('--verbose'), args.includes('--set') ? args[args.indexOf('--set') + 1] : undefined);
+// Run as a script (not when fit-amount.ts imports the loaders).
+if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
+  const args = process.argv.slice(2);
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+  if (args.includes('--cache')) await cache(args.includes('--ocr'), only);
+  else score(args.includes('--verbose'), args.includes('--set') ? args[args.indexOf('--set') + 1] : undefined);
+}

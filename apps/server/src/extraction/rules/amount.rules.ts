@@ -1,5 +1,5 @@
 import type { FieldGuess } from '../extraction.types';
-import { AMOUNT_WEIGHTS, type AmountFeatures, amountScore } from './amount.weights';
+import { AMOUNT_WEIGHTS, type AmountFeature, type AmountFeatures, amountScore } from './amount.weights';
 import { cellBelow, type Doc, isValueCell, labelAbove } from './document';
 import { INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
 import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser';
@@ -105,7 +105,16 @@ interface Candidate {
  * The grand total: amounts whose label (text to their left on the line, or the cell above) names a total, ranked by
  * label strength, then later position (totals close the document, on its last page), then the rightmost column.
  */
-export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } = {}): FieldGuess<AmountGuess> | null {
+export function findTotal(
+  doc: Doc,
+  context: {
+    invoiceNumber?: string | null;
+    /** Other weights than the hand-set ones (eval/fit-amount.ts compares a fitted model with them). */
+    weights?: Record<AmountFeature, number>;
+    /** Receives the ranked candidates and their features (eval/fit-amount.ts). */
+    onCandidates?: (list: Array<{ minor: number; features: AmountFeatures }>) => void;
+  } = {},
+): FieldGuess<AmountGuess> | null {
   // The invoice number's digits: an "amount" made of them is the number read under the wrong header.
   const numberDigits = context.invoiceNumber?.replace(/\D/g, '') ?? '';
   // Change handed back ("Rückgeld", "Change"): the cash line is what was tendered, not the total.
@@ -283,7 +292,7 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
   const pool = cands.length ? cands : fallback;
   if (!pool.length) return null;
   const rescore = () => {
-    for (const c of pool) c.score = amountScore(c.features ?? {});
+    for (const c of pool) c.score = amountScore(c.features ?? {}, context.weights);
   };
   // Sizes compare by absolute value on a credit note.
   const size = (c: Candidate) => (credit ? Math.abs(c.amount.minor) : c.amount.minor);
@@ -299,6 +308,7 @@ export function findTotal(doc: Doc, context: { invoiceNumber?: string | null } =
     rescore();
     pool.sort((x, y) => y.score - x.score || y.lineIndex - x.lineIndex);
   }
+  context.onCandidates?.(pool.map((c) => ({ minor: c.amount.minor, features: { ...c.features } })));
   let best = pool[0]!;
   // A deposit or payment already made: "Total 1,000 / Deposit -300 / Amount due 700". The grand total is the
   // labelled amount that equals the chosen one plus a deposit line's amount.
