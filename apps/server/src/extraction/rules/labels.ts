@@ -295,6 +295,8 @@ export const NUMBER_LABEL = words([
   'factura(?: fiscala)?\\s+seria\\s+[a-z]{1,6}\\s+(?:nr|numar)\\.?',
   'factuur\\s*(?:nummer|nr\\.?|no\\.?)',
   'factuurnummer',
+  'betaaloverzichtnummer',
+  'betaaloverzicht\\s*(?:nummer|nr\\.?)',
   '(?:document|documento|doc|beleg|piece|nota|bill)\\s*(?:no|nr|n°|nº|n|num|number|nummer|numero|numar)\\b\\.?',
   '(?:no|nr|n°|nº|n|num|number|nummer|numero|numar)\\.?\\s*(?:(?:de|der|del|di|du|van)\\s+)?(?:la\\s+|het\\s+)?(?:document|documento|doc|rechnung|facture|fattura|factura|factuur|piece|nota|bill)\\b\\.?',
   '(?:invoice|facture|fattura|factura|factuur|rechnung)\\s*(?:ref|reference|numero|nummer|number)\\b\\.?',
@@ -417,6 +419,8 @@ export const DATE_LABEL = words([
   'emisa la',
   'data documentului',
   'gefactureerd op',
+  'betaaloverzichtdatum',
+  'datum betaaloverzicht',
 ]);
 
 export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du', 'vom', 'del', 'din', 'le']);

@@ -86,3 +86,25 @@ Vielen Dank für Ihren Einkauf
     expect(r.invoice_date?.value).toBe('2020-03-02');
   });
 });
+
+describe('seller block written in lower case, Dutch payment-overview labels', () => {
+  it('takes the block with the chamber-of-commerce and bank ids, not the unlabelled buyer above it', () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+Harbour Tools Processor
+Dijkweg 12
+1234 AB Zwolle
+
+winkel.nl b.v.
+Stationsplein 4, 3511 ED Utrecht KVK Utrecht: 11223344
+BTW nr. NL001122334B01 IBAN: NL91ABNA0417164300
+**Betaaloverzichtdatum:** 3 mei 2023 **Betaaloverzichtnummer:**
+5512003400 **Bestelnummer:** 77881
+Totaalbedrag                                   € 41,50
+`),
+    );
+    expect(r.vendor?.value).toBe('winkel.nl b.v.');
+    expect(r.invoice_date?.value).toBe('2023-05-03');
+    expect(r.invoice_number?.value).toBe('5512003400');
+  });
+});

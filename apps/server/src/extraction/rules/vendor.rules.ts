@@ -28,8 +28,12 @@ const BLOCK_LINE =
   /\d|@|www\.|https?:|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|way|lane|allee|platz|tel|fax|phone|iban|bic)\b/i;
 
 /** Written like a company name: a legal form, or capitalised words (joined by short lower-case particles). */
+/** A legal form written in lower case at the end of a name ("bol.com b.v.", "acme gmbh"). */
+const LOWER_LEGAL_END =
+  /\s(?:b\.v\.|n\.v\.|bv|nv|gmbh|ltd\.?|llc|inc\.?|s\.r\.l\.|srl|s\.a\.|sarl|sas|s\.p\.a\.|spa)$/i;
+
 export function companyLike(text: string): boolean {
-  if (LEGAL_FORM.test(text)) return true;
+  if (LEGAL_FORM.test(text) || LOWER_LEGAL_END.test(text)) return true;
   const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
   if (!words.length || words.length > 6) return false;
   return words.every(
@@ -368,7 +372,9 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       const text = doc.lines[name[0]]!.cells[name[1]]!.text;
       const fn = doc.folded[name[0]]![name[1]]!;
       const sentence =
-        /[!?]$/.test(text) || (/\.$/.test(text) && !LEGAL_FORM.test(text)) || text.split(/\s+/).length > 6;
+        /[!?]$/.test(text) ||
+        (/\.$/.test(text) && !LEGAL_FORM.test(text) && !LOWER_LEGAL_END.test(text)) ||
+        text.split(/\s+/).length > 6;
       if (sentence || /\d/.test(text) || isLabel(text) || isPartyWord(fn) || NOT_A_COMPANY.test(fn)) return;
       if (TOTAL_WORDS.test(fn) || !companyLike(text)) return;
       add(text, score, name[0]);
