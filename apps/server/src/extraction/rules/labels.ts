@@ -277,7 +277,12 @@ export const NUMBER_LABEL = words([
   're\\.?\\s*-?\\s*nr\\.?',
   'rechnung\\s*(?:nr\\.?|nummer|no\\.?)?',
   '[a-z]{3,}rechnung\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|nummer|no\\.?)?',
-  'beleg\\s*-?\\s*(?:nummer|nr)\\.?',
+  'be\\s?leg\\s*-?\\s*(?:nummer|nr)\\.?',
+  // Till receipts and hotel folios number themselves so.
+  '(?:kassen)?bon\\s*-?\\s*(?:nummer|nr)\\.?',
+  'quittungs?\\s*-?\\s*(?:nummer|nr)\\.?',
+  'folio\\s*(?:no|nr|number|#)\\.?',
+  'ticket\\s*(?:no|nr|n°|#)\\.?',
   'numero de (?:la )?facture',
   'n[°o]\\s*(?:de )?facture',
   'facture\\s*(?:n[°o]|no|numero|num)?\\.?',

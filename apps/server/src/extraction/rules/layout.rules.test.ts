@@ -108,3 +108,16 @@ Totaalbedrag                                   € 41,50
     expect(r.invoice_number?.value).toBe('5512003400');
   });
 });
+
+describe('receipt and folio numbers', () => {
+  it.each([
+    ['Kassenbon Nr: 1505289010', '1505289010'],
+    ['Bon Nr.:3226', '3226'],
+    ['Be legnummer: 05R024747', '05R024747'],
+    ['Folio Number: 12345', '12345'],
+  ])('%s → %s', (line, number) => {
+    expect(
+      fields(`Delphin Apotheke\n27.02.2020 15:56 Bed.Nr.:120 Kasse 02\n${line}\nSUMME EUR 19,90`).invoice_number,
+    ).toBe(number);
+  });
+});
