@@ -121,3 +121,32 @@ describe('receipt and folio numbers', () => {
     ).toBe(number);
   });
 });
+
+describe('seller vs buyer on OCR pages', () => {
+  it('merges a misread logo with the clean name of the address block', () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+                                                  (orvalis
+Corvalis LTD
+Harbour Road 12, Leeds LS1 4AB
+To:   Brightwater Trading LTD
+Invoice No: 8812
+Total                                  £120.00
+`),
+    );
+    expect(r.vendor?.value).toBe('Corvalis LTD');
+  });
+
+  it('never takes the name after a bare "To:" heading, nor a legal form alone', () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+To        NORTHWIND LTD
+          1 King Street, London
+Invoice No      4471
+hagen   Baumarkt   GmbH
+Total                                  £90.00
+`),
+    );
+    expect(r.vendor?.value).toBe('hagen Baumarkt GmbH');
+  });
+});
