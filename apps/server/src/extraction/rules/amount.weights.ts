@@ -57,7 +57,7 @@ export const AMOUNT_FEATURES = [
 export type AmountFeature = (typeof AMOUNT_FEATURES)[number];
 export type AmountFeatures = Partial<Record<AmountFeature, number>>;
 
-/** Hand-set weights (see above: a fitted model may replace them; weights.json beside it then wins). */
+/** Hand-set weights. eval/fit-amount.ts fits a replacement; it is shipped (as JSON) only once it beats these on dev. */
 export const AMOUNT_WEIGHTS: Record<AmountFeature, number> = {
   labelStrong: 0.9,
   labelDue: 0.86,
