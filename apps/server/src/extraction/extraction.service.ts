@@ -120,12 +120,14 @@ async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 export async function extractInvoiceFields(
   input: { bytes: Uint8Array; filename: string; mimeType?: string },
   options: ExtractOptions = {},
+  /** Development aid (eval/rules-lines.ts): receives the lines the rules read. */
+  onLines?: (lines: Line[]) => void,
 ): Promise<ExtractionResult> {
   const started = performance.now();
   const limits: ExtractionLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const result = emptyResult();
   try {
-    await withTimeout(run(input, options, limits, result), limits.timeoutMs);
+    await withTimeout(run(input, options, limits, result, onLines), limits.timeoutMs);
   } catch (error) {
     const code =
       error instanceof ExtractionError ? error.code : ((error as { code?: string }).code ?? 'extraction_failed');
@@ -158,6 +160,7 @@ async function run(
   options: ExtractOptions,
   limits: ExtractionLimits,
   result: ExtractionResult,
+  onLines?: (lines: Line[]) => void,
 ): Promise<void> {
   const { bytes, filename } = input;
   if (bytes.length === 0) throw new ExtractionError('empty_file', 'The file is empty');
@@ -311,6 +314,7 @@ async function run(
     throw new ExtractionError('unsupported_format', 'Not a PDF, PNG, JPEG, HEIC or XML file');
   }
 
+  onLines?.(lines);
   const rules = extractFieldsFromLines(lines);
   applyRules(result, rules, source);
   result.meta.kind = metaKind;

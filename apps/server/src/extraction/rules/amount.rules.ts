@@ -1,5 +1,6 @@
 import type { FieldGuess } from '../extraction.types';
-import { cellBelow, type Doc, isValueCell } from './document';
+import { AMOUNT_WEIGHTS, type AmountFeature, type AmountFeatures, amountScore } from './amount.weights';
+import { cellBelow, type Doc, isValueCell, labelAbove } from './document';
 import { INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
 import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser';
 
@@ -32,7 +33,19 @@ const DEPOSIT =
 
 /** A balance carried over from earlier invoices: "amount due" may include it, the invoice's own total does not. */
 const PREVIOUS_BALANCE =
-  /(?<![a-z])(previous balance|balance (?:brought|carried) forward|prior balance|outstanding (?:balance|amount)|past due|vorsaldo|alter saldo|saldovortrag|ausstehende forderung\w*|offene(?:r|s)? (?:betrag|posten|saldo|forderung\w*)|ruckstand|solde (?:precedent|anterieur|reporte)|saldo (?:precedente|anterior|anterieur|vorig|vorige|vorherig)|importo arretrato|sold (?:anterior|precedent)|vorig saldo|openstaand saldo)(?![a-z])/;
+  /(?<![a-z])(previous (?:unpaid |outstanding |open )?balance|unpaid balance|balance from (?:the )?previous \w+|balance (?:brought|carried) forward|prior balance|outstanding (?:balance|amount)|past due|vorsaldo|alter saldo|saldovortrag|ausstehende forderung\w*|offene(?:r|s)? (?:betrag|posten|saldo|forderung\w*)|ruckstand|solde (?:precedent|anterieur|reporte)|saldo (?:precedente|anterior|anterieur|vorig|vorige|vorherig)|importo arretrato|sold (?:anterior|precedent)|vorig saldo|openstaand saldo)(?![a-z])/;
+
+/** Payment lines of till receipts: card or cash, in the supported languages. */
+const PAYMENT_LABEL =
+  /(?<![a-z])(?:kreditkarte|kartenzahlung|karte|ec-?karte|ec-?cash|girocard|maestro|mastercard|master card|visa|v pay|amex|american express|bar|bargeld|gegeben|geg\.|cash|card|credit card|debit card|especes|carte bancaire|carte bleue|cb|contanti|carta|bancomat|efectivo|tarjeta|contant|pinnen|pin|numerar|card bancar)(?![a-z])/;
+
+/** Change given back on a cash payment. */
+const CHANGE_LABEL =
+  /(?<![a-z])(?:ruckgeld|rueckgeld|zuruck|zurueck|change|rendu|monnaie rendue|resto|cambio|wisselgeld|rest)(?![a-z])/;
+
+/** Column headers of identifiers: a value under them is never an amount. */
+const ID_HEADER =
+  /(?<![a-z])(?:no|nr|n°|nº|number|nummer|numero|numar|nummer|#|id|ref\w*|code|kunden\w*|customer|client|account|konto|invoice|rechnung|facture|fattura|factura|factuur)\.?\s*:?\s*$/;
 
 const NET_LABEL =
   /(?<![a-z])(sub-?total|subtotaal|subtotale|zwischensumme|net|netto|nettobetrag|total ht|montant ht|ht|imponibile|base imponible|base|total fara tva|valoare fara tva|fara tva|excl\.? btw|totaal excl|total excl|net amount|summe netto)(?![a-z])/;
@@ -43,27 +56,45 @@ function arithmeticTotal(_doc: Doc, nets: number[], taxes: number[], all: Candid
   if (!nets.length || !taxes.length) return null;
   const sums = new Set<number>();
   for (const n of nets) for (const t of taxes) if ((n > 0 && t > 0) || (n < 0 && t < 0)) sums.add(n + t);
+  const hits = new Map<number, Candidate>();
   for (let k = all.length - 1; k >= 0; k--) {
-    if (sums.has(all[k]!.amount.minor)) return all[k]!;
+    const m = all[k]!.amount.minor;
+    if (sums.has(m) && !hits.has(m)) hits.set(m, all[k]!);
   }
-  return null;
+  if (!hits.size) return null;
+  // One row per VAT rate ("B 7% 8,87 0,62 9,49 / C 19% 14,63 2,78 17,41"): the grand total is their sum, when printed.
+  if (hits.size >= 2) {
+    const sum = [...hits.keys()].reduce((x, y) => x + y, 0);
+    const whole = all.findLast((c) => c.amount.minor === sum);
+    if (whole) return whole;
+  }
+  return hits.values().next().value ?? null;
 }
 
-/** Scores a label text for "this is the grand total"; null when it names something else. */
-export function totalLabelScore(label: string): number | null {
+type LabelKind = 'labelStrong' | 'labelDue' | 'labelWeakInclTax' | 'labelWeak';
+
+/** Which kind of grand-total label a text is; null when it names something else. */
+export function totalLabelKind(label: string): LabelKind | null {
   const strong = TOTAL_STRONG.test(label);
   const weak = TOTAL_WEAK.test(label);
   if (!strong && !weak) return null;
   const includesTax = INCLUDES_TAX.test(label);
   if (TOTAL_NEGATIVE.test(label) && !(strong && includesTax)) return null;
   if (!strong && TAX_LINE.test(label) && !includesTax) return null;
-  if (strong) return DUE_ONLY.test(label) ? 0.86 : 0.9;
-  return includesTax ? 0.8 : 0.7;
+  if (strong) return DUE_ONLY.test(label) ? 'labelDue' : 'labelStrong';
+  return includesTax ? 'labelWeakInclTax' : 'labelWeak';
+}
+
+/** Scores a label text for "this is the grand total"; null when it names something else. */
+export function totalLabelScore(label: string): number | null {
+  const kind = totalLabelKind(label);
+  return kind ? AMOUNT_WEIGHTS[kind] : null;
 }
 
 interface Candidate {
   amount: ParsedAmount;
   score: number;
+  features?: AmountFeatures;
   lineIndex: number;
   currency: string | null;
   /** The label that named it a total (folded). */
@@ -74,10 +105,24 @@ interface Candidate {
  * The grand total: amounts whose label (text to their left on the line, or the cell above) names a total, ranked by
  * label strength, then later position (totals close the document, on its last page), then the rightmost column.
  */
-export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
+export function findTotal(
+  doc: Doc,
+  context: {
+    invoiceNumber?: string | null;
+    /** Other weights than the hand-set ones (eval/fit-amount.ts compares a fitted model with them). */
+    weights?: Record<AmountFeature, number>;
+    /** Receives the ranked candidates and their features (eval/fit-amount.ts). */
+    onCandidates?: (list: Array<{ minor: number; features: AmountFeatures }>) => void;
+  } = {},
+): FieldGuess<AmountGuess> | null {
+  // The invoice number's digits: an "amount" made of them is the number read under the wrong header.
+  const numberDigits = context.invoiceNumber?.replace(/\D/g, '') ?? '';
+  // Change handed back ("Rückgeld", "Change"): the cash line is what was tendered, not the total.
+  const changeGiven = doc.folded.some((cells) => CHANGE_LABEL.test(cells.join(' ')));
   const cands: Candidate[] = [];
   const deposits: number[] = [];
   const previous: number[] = [];
+  const change: number[] = [];
   const nets: number[] = [];
   const taxes: number[] = [];
   const allAmounts: Candidate[] = [];
@@ -104,14 +149,37 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
       while (from > 0 && !isValueCell(line.cells[from - 1]!.text)) from--;
       let label = `${cellsF.slice(from, to).join('  ')}  ${before}`.trim();
       // The label may sit in the cell above (boxed summaries: "Total amount" over its value).
-      let aboveScore: number | null = null;
+      let aboveKind: LabelKind | null = null;
+      let columnSum = false;
       // Amounts of the same column between this value and its header (a totals table's rows).
       const columnAbove: number[] = [];
       // Currency codes and symbols between values ("70,00 | EUR | 518,99") are not a label.
       const labelWords = label.replace(/(?<![a-z])(?:[a-z]{3}|rs|lei|fr)(?![a-z])/g, (w) =>
         KNOWN_CURRENCIES.has(w.toUpperCase()) || /^(rs|lei|fr)$/.test(w) ? ' ' : w,
       );
-      if (!/\p{L}{3}/u.test(labelWords) && i > 0) {
+      // OCR and some PDFs put a label and its value a few pixels apart, on two "lines": the last text cell of a line
+      // whose middle is within about a line height, left of the value and with nothing right of it, is its label.
+      let nearLabel = false;
+      if (!/\p{L}{3}/u.test(labelWords) && line.cells.slice(0, j).every((c) => !/\p{L}{4}/u.test(c.text))) {
+        const cell = line.cells[j]!;
+        const mid = (line.y0 + line.y1) / 2;
+        for (const n of [i - 1, i + 1]) {
+          const near = doc.lines[n];
+          if (!near || near.page !== line.page || Math.abs((near.y0 + near.y1) / 2 - mid) > 1.2 * line.size) continue;
+          const last = near.cells[near.cells.length - 1]!;
+          if (
+            last.x1 < cell.x0 &&
+            !isValueCell(last.text) &&
+            !findAmounts(near.text).length &&
+            /\p{L}{3}/u.test(last.text)
+          ) {
+            label = doc.folded[n]![near.cells.length - 1]!;
+            nearLabel = true;
+            break;
+          }
+        }
+      }
+      if (!nearLabel && !/\p{L}{3}/u.test(labelWords) && i > 0) {
         // Walk up over value rows of the same column (a totals table: header, then one row per VAT rate, then
         // the sum) to the header cell.
         for (let up = i - 1; up >= Math.max(0, i - 6); up--) {
@@ -125,45 +193,72 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
             continue;
           }
           if (hit >= 0 && cellBelow(doc, up, prev.cells[hit]!.x0, prev.cells[hit]!.x1, i - up)?.[0] !== undefined) {
-            const s = totalLabelScore(doc.folded[up]![hit]!);
-            if (s !== null && !findAmounts(prev.text).length) {
-              aboveScore = s - 0.05;
+            const kind = totalLabelKind(doc.folded[up]![hit]!);
+            if (kind !== null && !findAmounts(prev.text).length) {
+              aboveKind = kind;
               // The last row of a column that adds up the rows above it is the column's sum: "Endbetrag" over
               // one row per VAT rate, then their total.
-              if (columnAbove.length >= 2 && columnAbove.reduce((x, y) => x + y, 0) === a.minor) aboveScore += 0.04;
+              columnSum = columnAbove.length >= 2 && columnAbove.reduce((x, y) => x + y, 0) === a.minor;
             }
             label = doc.folded[up]![hit]!;
             break;
           }
         }
       }
-      const labelScore = aboveScore ?? totalLabelScore(label);
+      const labelKind = aboveKind ?? totalLabelKind(label);
       const pos = (line.page - 1) / Math.max(doc.pages, 1) + line.rel;
       const rightmost = j === lastCell && k === lineAmounts.length - 1;
       const currency = a.currency ?? lineCur;
       if (DEPOSIT.test(label)) deposits.push(Math.abs(a.minor));
       if (PREVIOUS_BALANCE.test(label)) previous.push(a.minor);
+      if (CHANGE_LABEL.test(label)) change.push(Math.abs(a.minor));
       if (NET_LABEL.test(label)) nets.push(a.minor);
       else if (TAX_LINE.test(label) && !INCLUDES_TAX.test(label)) taxes.push(a.minor);
       allAmounts.push({ amount: a, score: 0, lineIndex: i, currency: a.currency ?? lineCur });
-      if (labelScore === null) {
+      const idFeatures: AmountFeatures = {};
+      if (numberDigits.length >= 4 && a.raw.replace(/\D/g, '') === numberDigits) idFeatures.equalsNumber = 1;
+      const header = !/\p{L}{3}/u.test(labelWords) ? labelAbove(doc, i, j) : null;
+      if (header && ID_HEADER.test(header) && !totalLabelKind(header)) idFeatures.idColumn = 1;
+      if (labelKind === null && PAYMENT_LABEL.test(label) && !TOTAL_NEGATIVE.test(label) && a.minor > 0) {
+        // A receipt's payment line ("Kreditkarte 17,06", "Bar 20,00"): the total paid, unless change was given.
+        const features: AmountFeatures = { labelPayment: 1, position: pos, ...idFeatures };
+        if (a.printedDecimals === 0 && !a.currency) features.bareInteger = 1;
+        if (changeGiven) features.tendered = 1;
+        if (rightmost) features.rightmost = 1;
+        else features.notRightmost = 1;
+        if (currency) features.currency = 1;
+        cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label });
+        continue;
+      }
+      if (labelKind === null) {
         if (currency && a.minor !== 0 && !TAX_LINE.test(label) && !TOTAL_NEGATIVE.test(label)) {
-          fallback.push({ amount: a, score: 0.3, lineIndex: i, currency });
+          const bare = a.printedDecimals === 0 && !a.currency ? { bareInteger: 1 } : {};
+          fallback.push({
+            amount: a,
+            score: 0,
+            features: { unlabelled: 1, ...bare, ...idFeatures },
+            lineIndex: i,
+            currency,
+          });
         }
         continue;
       }
-      let score = labelScore + 0.03 * pos;
-      if (rightmost) score += 0.02;
-      else score -= 0.04;
-      if (a.minor === 0) score -= 0.2;
-      if (currency) score += 0.01;
-      cands.push({ amount: a, score, lineIndex: i, currency, label });
+      const features: AmountFeatures = { [labelKind]: 1, position: pos, ...idFeatures };
+      if (nearLabel && a.printedDecimals === 0 && !a.currency) features.bareInteger = 1;
+      if (aboveKind) features.labelAbove = 1;
+      if (columnSum) features.columnSum = 1;
+      if (rightmost) features.rightmost = 1;
+      else features.notRightmost = 1;
+      if (a.minor === 0) features.zero = 1;
+      if (currency) features.currency = 1;
+      cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label });
     }
   });
   // Arithmetic: an amount equal to a net/subtotal line plus a tax line is the grand total, whatever its label says.
   const sumMatch = arithmeticTotal(doc, nets, taxes, allAmounts);
-  if (sumMatch && !cands.some((c) => c.amount.minor === sumMatch.amount.minor && c.score >= 0.85)) {
-    cands.push({ ...sumMatch, score: cands.length ? 0.84 : 0.8 });
+  const strongEnough = (c: Candidate) => amountScore(c.features ?? {}) >= 0.85;
+  if (sumMatch && !cands.some((c) => c.amount.minor === sumMatch.amount.minor && strongEnough(c))) {
+    cands.push({ ...sumMatch, features: cands.length ? { arithmeticOnly: 1 } : { arithmeticNoLabels: 1 } });
   }
   // A credit note (titled so, or most printed amounts negative) may print its total negative; elsewhere a negative
   // amount is a deduction, not the total.
@@ -172,22 +267,48 @@ export function findTotal(doc: Doc): FieldGuess<AmountGuess> | null {
   const credit = CREDIT_TITLE.test(head) || negatives * 2 > allAmounts.length;
   const creditNote = CREDIT_NOTE_TITLE.test(head);
   if (!credit) {
-    for (const c of cands) if (c.amount.minor < 0) c.score -= 0.05;
+    for (const c of cands) if (c.amount.minor < 0) c.features!.negative = 1;
     for (let k = fallback.length - 1; k >= 0; k--) if (fallback[k]!.amount.minor < 0) fallback.splice(k, 1);
+  }
+  // Cash tendered less the change handed back is the total paid ("Bar 10,00 / Rückgeld 2,84" → 7,16).
+  for (const c of [...cands]) {
+    if (!c.features?.tendered) continue;
+    for (const ch of change) {
+      const paid = allAmounts.findLast((x) => ch > 0 && x.amount.minor === c.amount.minor - ch);
+      if (paid) cands.push({ ...paid, features: { changeArithmetic: 1, position: c.features.position ?? 0 } });
+    }
+  }
+  // Arithmetic between totals: a labelled total that equals another labelled total (or a net line) plus some other
+  // amount on the page (its tax) is the grand total of the two ("Total 150.00 / VAT 30.00 / Total 180.00").
+  if (cands.length > 1) {
+    const others = new Set(allAmounts.map((c) => c.amount.minor).filter((m) => m > 0));
+    const bases = [...cands.map((c) => c.amount.minor), ...nets].filter((m) => m > 0);
+    for (const c of cands) {
+      const m = c.amount.minor;
+      if (c.features?.arithmeticOnly || c.features?.arithmeticNoLabels) continue;
+      if (m > 0 && bases.some((b) => b < m && others.has(m - b) && m - b < b)) c.features!.sumsUp = 1;
+    }
   }
   const pool = cands.length ? cands : fallback;
   if (!pool.length) return null;
+  const rescore = () => {
+    for (const c of pool) c.score = amountScore(c.features ?? {}, context.weights);
+  };
   // Sizes compare by absolute value on a credit note.
   const size = (c: Candidate) => (credit ? Math.abs(c.amount.minor) : c.amount.minor);
   if (!cands.length) {
-    // No total label at all: the largest amount with a currency, at low confidence.
-    pool.sort((x, y) => size(y) - size(x));
+    // No total label at all: the largest amount with a currency, at low confidence (identifiers and bare
+    // integers behind the ones printed as money).
+    rescore();
+    pool.sort((x, y) => y.score - x.score || size(y) - size(x));
   } else {
     // Among equally labelled totals prefer the largest: subtotals and partial sums are smaller.
     const maxMinor = Math.max(...pool.map(size));
-    for (const c of pool) if (size(c) === maxMinor) c.score += 0.015;
+    for (const c of pool) if (size(c) === maxMinor) c.features!.largest = 1;
+    rescore();
     pool.sort((x, y) => y.score - x.score || y.lineIndex - x.lineIndex);
   }
+  context.onCandidates?.(pool.map((c) => ({ minor: c.amount.minor, features: { ...c.features } })));
   let best = pool[0]!;
   // A deposit or payment already made: "Total 1,000 / Deposit -300 / Amount due 700". The grand total is the
   // labelled amount that equals the chosen one plus a deposit line's amount.

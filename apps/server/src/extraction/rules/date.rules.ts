@@ -126,7 +126,10 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
             const s = labelScore(above);
             // A title wrapped before its date ("Gutschrift Nr. 471102 vom" over "05.03.2018") counts as the title line.
             if (s !== null) score = s < 0.9 && TITLE_OR_NUMBER.test(above) ? s + 0.06 : s - 0.02;
-            else if (DATE_NEGATIVE.test(above) || /\p{L}{3}/u.test(above)) continue;
+            else if (DATE_NEGATIVE.test(above)) continue;
+            // Under some other text (a receipt's footer, "Anzahl Artikel" over "09:48 02.03.2020"): an unlabelled date,
+            // below every labelled one.
+            else if (/\p{L}{3}/u.test(above)) score = 0.1;
           }
         }
         if (score === null) {

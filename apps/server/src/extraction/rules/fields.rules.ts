@@ -6,13 +6,16 @@ import { currencyDecimals, findCurrencies } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
 import { findVendor } from './vendor.rules';
 
+const INDIAN_TAX = /(?<![a-z])(?:gstin|igst|cgst|sgst|hsn\/sac|utgst)(?![a-z])/;
+
 const LANG_CURRENCY: Record<string, string> = { de: 'EUR', fr: 'EUR', it: 'EUR', es: 'EUR', nl: 'EUR', ro: 'RON' };
 
 /** Runs every field rule over the lines of one document (text layer or OCR words). Pure; never throws on content. */
 export function extractFieldsFromLines(lines: Line[]): RuleFields {
   if (!lines.length) return { vendor: null, amount: null, currency: null, invoice_date: null, invoice_number: null };
   const doc = prepareDoc(lines);
-  const total = findTotal(doc);
+  const invoiceNumber = findInvoiceNumber(doc);
+  const total = findTotal(doc, { invoiceNumber: invoiceNumber?.value });
   let currency: RuleFields['currency'] = null;
   if (total?.value.currency) currency = { value: total.value.currency, confidence: 0.9 };
   else if (total) {
@@ -26,6 +29,15 @@ export function extractFieldsFromLines(lines: Line[]): RuleFields {
       .filter(([c]) => c !== currency!.value && currencyDecimals(c) > 0)
       .sort((a, b) => b[1] - a[1])[0];
     if (other) currency = { value: other[0], confidence: 0.6 };
+  }
+  // "₹" read as "¥" on an Indian invoice (GSTIN, IGST/CGST/SGST): rupees.
+  if (
+    currency?.value === 'JPY' &&
+    total &&
+    total.value.printedDecimals > 0 &&
+    INDIAN_TAX.test(doc.folded.flat().join(' '))
+  ) {
+    currency = { value: 'INR', confidence: 0.6 };
   }
   if (!currency && doc.currencies.size) {
     const [code, n] = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0]!;
@@ -48,6 +60,6 @@ export function extractFieldsFromLines(lines: Line[]): RuleFields {
     amount,
     currency,
     invoice_date: findInvoiceDate(doc),
-    invoice_number: findInvoiceNumber(doc),
+    invoice_number: invoiceNumber,
   };
 }

@@ -13,8 +13,9 @@ function words(parts: string[]): RegExp {
   return new RegExp(`(?<![a-z0-9_])(?:${sorted.join('|')})(?![a-z_])`);
 }
 
-/** The total the customer owes for this invoice, including VAT. Strongest first. */
-export const TOTAL_STRONG = words([
+/** The total the customer owes for this invoice, including VAT. Strongest first. OCR drops the spaces between words
+ * ("TOTALAPAGAR"), so spaces in these phrases are optional. */
+export const TOTAL_STRONG = wordsLoose([
   'grand total',
   'invoice total',
   'invoice amount',
@@ -97,6 +98,12 @@ export const TOTAL_STRONG = words([
   'rest de plata',
 ]);
 
+/** Like words(), with the spaces inside each phrase optional. */
+function wordsLoose(parts: string[]): RegExp {
+  const w = words(parts);
+  return new RegExp(w.source.replace(/ /g, '\\s*'));
+}
+
 /** A bare "total" word: good when nothing stronger is on the page. */
 export const TOTAL_WEAK = words([
   'total',
@@ -145,7 +152,8 @@ export const TOTAL_NEGATIVE = words([
   '(?:ohne|exkl|excl|hors|sans|senza|sin|fara|zonder|before|net of)\\.?\\s+(?:\\w+\\s+)?(?:mwst|ust|vat|tva|iva|btw|tax|taxes|steuer|umsatzsteuer)',
   'exkl\\.? mwst',
   'zzgl\\.?',
-  'previous balance',
+  'previous (?:unpaid |outstanding |open )?balance',
+  'unpaid balance',
   'balance forward',
   'opening balance',
   'vorheriger saldo',
@@ -269,7 +277,12 @@ export const NUMBER_LABEL = words([
   're\\.?\\s*-?\\s*nr\\.?',
   'rechnung\\s*(?:nr\\.?|nummer|no\\.?)?',
   '[a-z]{3,}rechnung\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|nummer|no\\.?)?',
-  'beleg\\s*-?\\s*(?:nummer|nr)\\.?',
+  'be\\s?leg\\s*-?\\s*(?:nummer|nr)\\.?',
+  // Till receipts and hotel folios number themselves so.
+  '(?:kassen)?bon\\s*-?\\s*(?:nummer|nr)\\.?',
+  'quittungs?\\s*-?\\s*(?:nummer|nr)\\.?',
+  'folio\\s*(?:no|nr|number|#)\\.?',
+  'ticket\\s*(?:no|nr|n°|#)\\.?',
   'numero de (?:la )?facture',
   'n[°o]\\s*(?:de )?facture',
   'facture\\s*(?:n[°o]|no|numero|num)?\\.?',
@@ -287,6 +300,8 @@ export const NUMBER_LABEL = words([
   'factura(?: fiscala)?\\s+seria\\s+[a-z]{1,6}\\s+(?:nr|numar)\\.?',
   'factuur\\s*(?:nummer|nr\\.?|no\\.?)',
   'factuurnummer',
+  'betaaloverzichtnummer',
+  'betaaloverzicht\\s*(?:nummer|nr\\.?)',
   '(?:document|documento|doc|beleg|piece|nota|bill)\\s*(?:no|nr|n°|nº|n|num|number|nummer|numero|numar)\\b\\.?',
   '(?:no|nr|n°|nº|n|num|number|nummer|numero|numar)\\.?\\s*(?:(?:de|der|del|di|du|van)\\s+)?(?:la\\s+|het\\s+)?(?:document|documento|doc|rechnung|facture|fattura|factura|factuur|piece|nota|bill)\\b\\.?',
   '(?:invoice|facture|fattura|factura|factuur|rechnung)\\s*(?:ref|reference|numero|nummer|number)\\b\\.?',
@@ -409,6 +424,8 @@ export const DATE_LABEL = words([
   'emisa la',
   'data documentului',
   'gefactureerd op',
+  'betaaloverzichtdatum',
+  'datum betaaloverzicht',
 ]);
 
 export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du', 'vom', 'del', 'din', 'le']);
@@ -637,7 +654,7 @@ export const TITLE_WORDS = words([
 
 /** Company legal forms across the seven languages' countries (and common English ones). */
 export const LEGAL_FORM =
-  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|Limited|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II)(?![A-Za-z])/;
+  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II)(?![A-Za-z])/;
 
 /**
  * Another invoice named in the text ("Gutschrift zu Rechnung Nr. 12 vom 05.11.", "Avoir sur facture n° 12 du …",

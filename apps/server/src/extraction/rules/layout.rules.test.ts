@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linesFromPlainText } from '../layout/lines';
 import { extractFieldsFromLines } from './fields.rules';
 import { firstToken, plausibleNumber } from './number.rules';
+import { ocrNoise } from './vendor.rules';
 
 function fields(text: string) {
   const r = extractFieldsFromLines(linesFromPlainText(text));
@@ -63,5 +64,89 @@ describe('invoice numbers with a series prefix and credit-note titles', () => {
     ['Factuurnummer      FA 2023-310', 'FA 2023-310'],
   ])('%s', (line, want) => {
     expect(fields(`Acme GmbH\n${line}\nVotre référence    PO445\nTotal    12,00 EUR`).invoice_number).toBe(want);
+  });
+});
+
+describe('receipts: noise and footer dates', () => {
+  it('never takes OCR noise of a logo or opening hours as the vendor', () => {
+    for (const noise of ['I Il ill', '| IlI|UI)', '"aE', 'ge', 'MO.-SA.', 'ILL']) expect(ocrNoise(noise)).toBe(true);
+    for (const name of ['ALDI', 'real GmbH', 'Marktkauf', 'Delphin Apotheke']) expect(ocrNoise(name)).toBe(false);
+  });
+
+  it('reads the date printed under unrelated footer text', () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+Aldi GmbH & Co. KG
+ZU ZAHLEN EURO                     24,23
+ANZAHL ARTIKEL                        19
+Vielen Dank für Ihren Einkauf
+1081 8746                 09:48 02.03.2020
+`),
+    );
+    expect(r.invoice_date?.value).toBe('2020-03-02');
+  });
+});
+
+describe('seller block written in lower case, Dutch payment-overview labels', () => {
+  it('takes the block with the chamber-of-commerce and bank ids, not the unlabelled buyer above it', () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+Harbour Tools Processor
+Dijkweg 12
+1234 AB Zwolle
+
+winkel.nl b.v.
+Stationsplein 4, 3511 ED Utrecht KVK Utrecht: 11223344
+BTW nr. NL001122334B01 IBAN: NL91ABNA0417164300
+**Betaaloverzichtdatum:** 3 mei 2023 **Betaaloverzichtnummer:**
+5512003400 **Bestelnummer:** 77881
+Totaalbedrag                                   € 41,50
+`),
+    );
+    expect(r.vendor?.value).toBe('winkel.nl b.v.');
+    expect(r.invoice_date?.value).toBe('2023-05-03');
+    expect(r.invoice_number?.value).toBe('5512003400');
+  });
+});
+
+describe('receipt and folio numbers', () => {
+  it.each([
+    ['Kassenbon Nr: 1505289010', '1505289010'],
+    ['Bon Nr.:3226', '3226'],
+    ['Be legnummer: 05R024747', '05R024747'],
+    ['Folio Number: 12345', '12345'],
+  ])('%s → %s', (line, number) => {
+    expect(
+      fields(`Delphin Apotheke\n27.02.2020 15:56 Bed.Nr.:120 Kasse 02\n${line}\nSUMME EUR 19,90`).invoice_number,
+    ).toBe(number);
+  });
+});
+
+describe('seller vs buyer on OCR pages', () => {
+  it('merges a misread logo with the clean name of the address block', () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+                                                  (orvalis
+Corvalis LTD
+Harbour Road 12, Leeds LS1 4AB
+To:   Brightwater Trading LTD
+Invoice No: 8812
+Total                                  £120.00
+`),
+    );
+    expect(r.vendor?.value).toBe('Corvalis LTD');
+  });
+
+  it('never takes the name after a bare "To:" heading, nor a legal form alone', () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`
+To        NORTHWIND LTD
+          1 King Street, London
+Invoice No      4471
+hagen   Baumarkt   GmbH
+Total                                  £90.00
+`),
+    );
+    expect(r.vendor?.value).toBe('hagen Baumarkt GmbH');
   });
 });

@@ -68,3 +68,24 @@ describe('currencies', () => {
     expect(read('Total INR 12,34,567.00 due')).toEqual([[123456700, 'INR']]);
   });
 });
+
+describe('number conventions beyond the four styles', () => {
+  it.each([
+    ['7,08,000.00', 70800000],
+    ['1,23,45,678.50', 1234567850],
+    ['12,34,567', 123456700],
+    ['1\u2009234,56', 123456],
+    ['1 234.56−', -123456],
+  ])('%s → %i minor units', (text, minor) => {
+    expect(parseAmount(text)?.minor).toBe(minor);
+  });
+
+  it('finds an amount in Indian grouping whole, with its rupee sign', () => {
+    expect(findAmounts('Total ₹7,08,000.00').map((a) => [a.minor, a.currency])).toEqual([[70800000, 'INR']]);
+    expect(findAmounts('Amount INR 1,23,456.00').map((a) => a.minor)).toEqual([12345600]);
+  });
+
+  it('reads a trailing minus as the sign of the amount', () => {
+    expect(findAmounts('Gutschrift 233,47-').map((a) => a.minor)).toEqual([-23347]);
+  });
+});

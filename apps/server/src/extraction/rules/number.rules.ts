@@ -122,7 +122,8 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
             return;
           }
         }
-        if (rest.trim().replace(/[:#.\s]/g, '')) return;
+        // Nothing but punctuation after the label (":", "#", the "**" of text converted from Markdown).
+        if (rest.trim().replace(/[:#.*\s]/g, '')) return;
         // "Beleg-Nr | : | R87654321012345": skip a cell holding only the colon.
         const nextIdx = /^[\s:#.]*$/.test(line.cells[j + 1]?.text ?? 'x') ? j + 2 : j + 1;
         const nextCell = line.cells[nextIdx];

@@ -7,6 +7,8 @@ import { findAmounts } from './money.parser';
 const ADDRESSY =
   /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex)\b|@|www\.|https?:|p\.?o\.? box/i;
 
+const BARE_TO = /^\s*(?:to|an|a|aan|para|per|catre|destinataire)\s*:?\s*$/;
+
 /** Registration and tax-id words of a legal footer line. */
 const REGISTRATION =
   /(?<![a-z])(registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|cui|cif|nif|p\.?\s?iva|partita iva|rea|registro mercantil|reg\.?\s?com|registered in|company no|ust-?id\w*|vat reg\w*|btw)(?![a-z])/;
@@ -27,9 +29,31 @@ const TAX_ID =
 const BLOCK_LINE =
   /\d|@|www\.|https?:|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|way|lane|allee|platz|tel|fax|phone|iban|bic)\b/i;
 
+/** The letters of a name without its legal form, folded: what two spellings of one company share. */
+function coreName(name: string): string {
+  return foldPlain(name.replace(new RegExp(LEGAL_FORM.source, 'g'), ' ')).replace(/[^a-z]/g, '');
+}
+
+/** Levenshtein distance (short strings only). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, k) => k);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
 /** Written like a company name: a legal form, or capitalised words (joined by short lower-case particles). */
+/** A legal form written in lower case at the end of a name ("bol.com b.v.", "acme gmbh"). */
+const LOWER_LEGAL_END =
+  /\s(?:b\.v\.|n\.v\.|bv|nv|gmbh|ltd\.?|llc|inc\.?|s\.r\.l\.|srl|s\.a\.|sarl|sas|s\.p\.a\.|spa)$/i;
+
 export function companyLike(text: string): boolean {
-  if (LEGAL_FORM.test(text)) return true;
+  if (LEGAL_FORM.test(text) || LOWER_LEGAL_END.test(text)) return true;
   const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
   if (!words.length || words.length > 6) return false;
   return words.every(
@@ -64,7 +88,11 @@ function pageDomains(doc: Doc, customer: Set<string>): string[] {
       for (const m of cell.text.matchAll(/(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+)(?:[a-z]{2,6})\b/giu)) {
         const labels = m[1]!.toLowerCase().split('.').filter(Boolean);
         const name = labels[labels.length - 1]!;
-        if (name.length >= 3 && !GENERIC_DOMAIN.test(name)) out.add(foldPlain(name).replace(/-/g, ''));
+        if (name.length >= 3 && !GENERIC_DOMAIN.test(name)) {
+          out.add(foldPlain(name).replace(/-/g, ''));
+          // "marktkauf-lehr": a brand and a branch; the brand alone names the issuer too.
+          for (const part of foldPlain(name).split('-')) if (part.length >= 4 && part !== name) out.add(part);
+        }
       }
     });
   });
@@ -126,9 +154,23 @@ function foldPlain(s: string): string {
 const NAME_LABEL =
   /^(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam)\s*:?\s*$/;
 
+/**
+ * What OCR makes of a logo or a barcode ("I Il ill", "| IlI|UI)", "\"aE") and a shop's opening hours ("MO.-SA."):
+ * never a name.
+ */
+export function ocrNoise(s: string): boolean {
+  const letters = s.replace(/[^\p{L}]/gu, '');
+  if (letters.length < 3) return true;
+  if (/[|{}[\]"“”\\]/.test(s)) return true;
+  if (/^[IiLl1|!\s.]+$/.test(s)) return true;
+  return /^(?:mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?\s*[-–]\s*(?:mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?$/i.test(
+    s.trim(),
+  );
+}
+
 function plausibleName(s: string): boolean {
   if (s.length < 2 || s.length > 80) return false;
-  if (!/\p{L}{2}/u.test(s)) return false;
+  if (!/\p{L}{2}/u.test(s) || ocrNoise(s)) return false;
   const letters = s.replace(/[^\p{L}]/gu, '').length;
   if (letters < s.replace(/\s/g, '').length * 0.5) return false;
   if (findDates(s).length || findAmounts(s).length) return false;
@@ -145,6 +187,8 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
   const add = (raw: string, score: number, line: number) => {
     const name = cleanVendor(raw);
     if (!plausibleName(name) || BANK_NAME.test(foldPlain(name))) return;
+    // A legal form alone ("GmbH" in a cell of its own) names no one.
+    if (coreName(name).length < 2) return;
     const f = name.toLowerCase();
     if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
     const key = f.replace(/[^\p{L}\d]/gu, '');
@@ -161,7 +205,9 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
   const customer = new Set<string>();
   doc.lines.forEach((line, i) => {
     line.cells.forEach((_cell, j) => {
-      if (!CUSTOMER_LABEL.test(doc.folded[i]![j]!.slice(0, 30))) return;
+      const f = doc.folded[i]![j]!;
+      // A bare "To:" heading ("An", "À", "Aan", "Para") in a cell of its own also opens the customer's block.
+      if (!CUSTOMER_LABEL.test(f.slice(0, 30)) && !BARE_TO.test(f)) return;
       customer.add(`${i}:${j}`);
       if (line.cells[j + 1]) customer.add(`${i}:${j + 1}`);
       let cur: [number, number] | null = [i, j];
@@ -273,6 +319,12 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       const lf = LEGAL_FORM.exec(cell.text);
       if (lf && !ADDRESSY.test(cell.text.slice(0, lf.index))) {
         let name = cell.text.slice(0, (lf.index ?? 0) + lf[0].length);
+        // "toom | Baumarkt | GmbH": a name spaced into cells, the legal form in the last one.
+        if (lf.index === 0 && j > 0 && line.cells.slice(0, j).every((c) => !/\d/.test(c.text)))
+          name = `${line.cells
+            .slice(0, j)
+            .map((c) => c.text)
+            .join(' ')} ${name}`;
         // "Sarl au capital de …", "Regd. office: X Ltd": keep the name part only.
         name = name.replace(/^.*?:\s*/, '');
         const words = name.split(/\s+/).length;
@@ -350,7 +402,9 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       const text = doc.lines[name[0]]!.cells[name[1]]!.text;
       const fn = doc.folded[name[0]]![name[1]]!;
       const sentence =
-        /[!?]$/.test(text) || (/\.$/.test(text) && !LEGAL_FORM.test(text)) || text.split(/\s+/).length > 6;
+        /[!?]$/.test(text) ||
+        (/\.$/.test(text) && !LEGAL_FORM.test(text) && !LOWER_LEGAL_END.test(text)) ||
+        text.split(/\s+/).length > 6;
       if (sentence || /\d/.test(text) || isLabel(text) || isPartyWord(fn) || NOT_A_COMPANY.test(fn)) return;
       if (TOTAL_WORDS.test(fn) || !companyLike(text)) return;
       add(text, score, name[0]);
@@ -372,6 +426,21 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
     });
   }
 
+  // A logo read by OCR ("(ontoso", "@ontoso") is the name of the address block ("Contoso LTD") with a letter or two
+  // misread: the two are one candidate, under the clean spelling, seen twice.
+  const list = [...scores.values()];
+  for (const a of list)
+    for (const b of list) {
+      if (a === b || a.score < 0 || b.score < 0) continue;
+      const ka = coreName(a.name);
+      const kb = coreName(b.name);
+      if (ka.length < 5 || kb.length < 5 || ka === kb || editDistance(ka, kb) > 1) continue;
+      // b is the misreading when it starts with a non-letter or lacks a legal form that a carries.
+      const bNoisy = /^[^\p{L}]/u.test(b.name) || (LEGAL_FORM.test(a.name) && !LEGAL_FORM.test(b.name));
+      if (!bNoisy) continue;
+      a.score = Math.max(a.score, b.score) + 0.04;
+      b.score = -1;
+    }
   let best: { name: string; score: number; first: number } | null = null;
   for (const c of scores.values()) {
     if (!best || c.score > best.score || (c.score === best.score && c.first < best.first)) best = c;
