@@ -248,10 +248,13 @@ describe('routes', () => {
     }
     // The landing waits for /me to answer 401 again; give a loaded machine time. It may render twice on the way, so
     // the button is looked up inside the retry (a node found before the second render is detached after it).
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Get Started Free' })).toBeInTheDocument(), {
-      timeout: 5000,
-    });
-    expect(screen.getByText('You have been signed out successfully.')).toBeInTheDocument();
+    await waitFor(
+      () => {
+        expect(screen.getByRole('button', { name: 'Get Started Free' })).toBeInTheDocument();
+        expect(screen.getByText('You have been signed out successfully.')).toBeInTheDocument();
+      },
+      { timeout: 5000 },
+    );
   });
 
   it('stays signed in and says so when the server could not end the session', async () => {
