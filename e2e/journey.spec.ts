@@ -393,7 +393,7 @@ test('a person signs in, syncs a mailbox, checks the invoices, files, reconciles
         .click();
       await expect(page.getByRole('tab', { name: 'Activity' })).toHaveAttribute('aria-selected', 'true');
       const activity = page.getByRole('list', { name: 'Activity' }).getByRole('listitem');
-      for (const label of ['Full Sync', 'Invoice Forwarding']) {
+      for (const label of ['Full Sync', 'Bank Statement Analysis', 'Invoice Forwarding']) {
         await expect(activity.filter({ hasText: label }).first()).toContainText('Completed');
       }
       await page.getByRole('tab', { name: 'Bank Statements' }).click();
@@ -481,7 +481,10 @@ test('a person signs in, syncs a mailbox, checks the invoices, files, reconciles
     });
   } finally {
     // Whatever step stopped the journey, the owner is left as it was found.
-    await api.put('/forwarding/config', forwardingBefore);
+    await api.put('/forwarding/config', {
+      enabled: forwardingBefore.enabled,
+      target_emails: forwardingBefore.target_emails,
+    });
     const now = await api.get<Accounts>('/gmail/accounts');
     const primary = before.accounts.find((a) => a.isPrimary);
     if (primary) await api.post(`/gmail/accounts/${primary.userId}/primary`);
@@ -495,6 +498,20 @@ test('a person signs in, syncs a mailbox, checks the invoices, files, reconciles
     });
     if (statementsBefore.statements.length === 0) await api.delete('/bank-statements/clear-all');
   }
+
+  // The owner as the journey found it, for the specs that run after it.
+  const accountsOf = (a: Accounts) => ({
+    accounts: a.accounts.map(({ userId, isPrimary, isActive }) => ({ userId, isPrimary, isActive })),
+    scope: [a.session.activeUserId, a.session.selectedScope, a.session.selectedUserIds],
+  });
+  expect(accountsOf(await api.get<Accounts>('/gmail/accounts'))).toEqual(accountsOf(before));
+  expect(await api.get<ForwardingConfig>('/forwarding/config')).toMatchObject({
+    enabled: forwardingBefore.enabled,
+    target_emails: forwardingBefore.target_emails,
+  });
+  expect((await api.get<{ statements: unknown[] }>('/bank-statements')).statements).toHaveLength(
+    statementsBefore.statements.length,
+  );
 });
 
 const plusDays = (date: string, days: number) => {
