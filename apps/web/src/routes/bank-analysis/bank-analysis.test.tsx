@@ -8,6 +8,8 @@ import { BankAnalysisRoute } from './bank-analysis';
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), loading: vi.fn(), dismiss: vi.fn() }));
 vi.mock('sonner', () => ({ toast }));
 
+/** The invoice list of Invoice Analysis as it sits in the cache (features/invoices/api/invoices-api.ts). */
+const INVOICE_LIST_KEY = ['invoices', 'list', { hasAttachments: true, page: 1, limit: 50 }];
 const SID = '11111111-1111-4111-8111-111111111111';
 const JOB = '22222222-2222-4222-8222-222222222222';
 const TX1 = '33333333-3333-4333-8333-333333333331';
@@ -242,6 +244,7 @@ describe('Bank Analysis flow (spec §4)', () => {
     const server = serve({ newest: [STATEMENT, { ...STATEMENT, status: 'processed' }] });
     const user = userEvent.setup();
     const { client } = renderAt(<BankAnalysisRoute />, '/bank-analysis');
+    client.setQueryData(INVOICE_LIST_KEY, { invoices: [], total: 0, total_emails: 0 });
     await uploadPdf(user);
 
     const bar = await screen.findByRole('progressbar');
@@ -262,6 +265,8 @@ describe('Bank Analysis flow (spec §4)', () => {
     await waitFor(() =>
       expect(toast.success).toHaveBeenCalledWith('Your bank statement has been successfully analyzed.'),
     );
+    // Its matches make invoices paid: the cached invoice list is read again.
+    await waitFor(() => expect(client.getQueryState(INVOICE_LIST_KEY)?.isInvalidated).toBe(true));
 
     expect(await screen.findByRole('button', { name: 'Upload New Statement' })).toBeInTheDocument();
     expect(screen.getByText('march.pdf')).toBeInTheDocument();
@@ -400,9 +405,10 @@ describe('Bank Analysis completed (spec §2)', () => {
   it('matches a debit with a picked invoice and unmatches another', async () => {
     const server = serve();
     const user = userEvent.setup();
-    renderAt(<BankAnalysisRoute />, `/bank-analysis?statement=${SID}`);
+    const { client } = renderAt(<BankAnalysisRoute />, `/bank-analysis?statement=${SID}`);
     const table = await screen.findByRole('table');
     const rows = () => within(table).getAllByRole('row').slice(1);
+    client.setQueryData(INVOICE_LIST_KEY, { invoices: [], total: 0, total_emails: 0 });
 
     await user.click(within(rows()[2]!).getByRole('button', { name: 'Match' }));
     const dialog = screen.getByRole('dialog', { name: 'Match with an invoice' });
@@ -416,10 +422,14 @@ describe('Bank Analysis completed (spec §2)', () => {
     expect(search?.url.searchParams.get('user_ids')).toBe(`${A1},${A2}`);
     await waitFor(() => expect(rows()[2]).toHaveTextContent('Coffee Roasters · No. CR-77'));
     expect(rows()[2]).toHaveTextContent('Matched');
+    // The invoice it matched is paid now: the invoice list in the cache is read again.
+    expect(client.getQueryState(INVOICE_LIST_KEY)?.isInvalidated).toBe(true);
+    client.setQueryData(INVOICE_LIST_KEY, { invoices: [], total: 0, total_emails: 0 });
 
     await user.click(within(rows()[0]!).getByRole('button', { name: 'Unmatch' }));
     await waitFor(() => expect(rows()[0]).toHaveTextContent('Unmatched'));
     expect(rows()[0]).toHaveTextContent('unmatched by you');
+    expect(client.getQueryState(INVOICE_LIST_KEY)?.isInvalidated).toBe(true);
     expect(within(rows()[0]!).getByRole('button', { name: 'Match' })).toBeInTheDocument();
   });
 });

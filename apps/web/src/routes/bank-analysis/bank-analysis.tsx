@@ -13,6 +13,7 @@ import {
   bankAnalysisQueryKey,
   bankQueryKey,
   getBankAnalysis,
+  invalidatePaidInvoices,
   retryBankStatement,
   selectedAccountIds,
   uploadBankStatement,
@@ -331,6 +332,7 @@ function ProcessingStep({ statementId, jobId, filename, onDone }: ProcessingProp
         .then(() => {
           toast.success(ANALYSED);
           void client.invalidateQueries({ queryKey: bankQueryKey, refetchType: 'active' });
+          void invalidatePaidInvoices(client);
           onDone({ step: 'completed', statementId });
         })
         .catch(() => {

@@ -9,13 +9,26 @@ import {
   InvoiceListResponseSchema,
   type MultiAccountSession,
 } from '@invoicebox/core';
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { api } from '../../../lib/api-client';
 import { JOB_POLL_INTERVAL_MS } from '../../../lib/constants';
 
 /** Everything of the bank module sits under this key: the shell's Refresh and a clear-all invalidate it at once. */
 export const bankQueryKey = ['bank-statements'] as const;
+
+/**
+ * A statement's matches say which invoices are paid (the cards' Paid badge): after an analysis, a match or unmatch by
+ * hand and a clear-all, the invoice lists and stats are read again rather than shown from the hour-long cache.
+ */
+export const invalidatePaidInvoices = (client: QueryClient) => client.invalidateQueries({ queryKey: ['invoices'] });
 
 /** Spec §9: bank statements 20 per page with offset 0; the dashboard shows 5. */
 export const BANK_STATEMENTS_PAGE_LIMIT = 20;
@@ -109,6 +122,7 @@ export function useClearBankStatements() {
     onSuccess: async () => {
       toast.success('All bank statement history cleared successfully');
       await client.invalidateQueries({ queryKey: bankQueryKey });
+      await invalidatePaidInvoices(client);
     },
     onError: () => {
       toast.error('Failed to clear bank statement history');
@@ -135,6 +149,7 @@ export function useManualMatch(statementId: string) {
         old ? { ...old, transactions: old.transactions.map((t) => (t.id === row.id ? row : t)) } : old,
       );
       await client.invalidateQueries({ queryKey: bankQueryKey });
+      await invalidatePaidInvoices(client);
     },
     onError: (error) => {
       toast.error(error.message);

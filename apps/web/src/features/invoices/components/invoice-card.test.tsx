@@ -69,7 +69,7 @@ describe('InvoiceCard', () => {
     expect(screen.queryByText(/Could not be read/)).not.toBeInTheDocument();
   });
 
-  it('says that it was paid, with the bank transaction that paid it', () => {
+  it('says that it was paid, with the bank transaction that paid it, its amount as money', () => {
     render(
       <InvoiceCard
         invoice={{
@@ -78,7 +78,7 @@ describe('InvoiceCard', () => {
             statement_id: 's-1',
             transaction_id: 't-1',
             date: '2024-03-08',
-            amount: 120,
+            amount: 2345.6,
             currency: 'EUR',
             description: 'SEPA ACME GMBH AC-1',
           },
@@ -86,7 +86,7 @@ describe('InvoiceCard', () => {
       />,
     );
     expect(screen.getByText('Paid')).toBeInTheDocument();
-    expect(screen.getByText('Paid 03/08/2024: 120.00 EUR — SEPA ACME GMBH AC-1')).toBeInTheDocument();
+    expect(screen.getByText('Paid 03/08/2024: €2,345.60 — SEPA ACME GMBH AC-1')).toBeInTheDocument();
   });
 
   it('says under a file why it could not be read', () => {

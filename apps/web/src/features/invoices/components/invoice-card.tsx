@@ -1,5 +1,6 @@
 import {
   displayStatus,
+  formatCurrency,
   formatFileSize,
   formatInvoiceAmount,
   formatShortUsDate,
@@ -125,8 +126,8 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
         </div>
         {invoice.payment ? (
           <p className="text-sm text-slate-600">
-            Paid {formatShortUsDate(invoice.payment.date)}: {invoice.payment.amount.toFixed(2)}{' '}
-            {invoice.payment.currency} — {invoice.payment.description}
+            Paid {formatShortUsDate(invoice.payment.date)}:{' '}
+            {formatCurrency(Math.abs(invoice.payment.amount), invoice.payment.currency)} — {invoice.payment.description}
           </p>
         ) : null}
         {invoice.details ? <p className="line-clamp-2 text-sm text-slate-600">{invoice.details}</p> : null}
