@@ -1,0 +1,120 @@
+import { lastTwelveMonths } from '@invoicebox/core';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setActiveJobId } from '../../features/jobs/active-job-store';
+import { mockFetch, renderAt } from '../../test/render';
+import { InvoiceAnalysisRoute } from './invoice-analysis';
+
+const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
+vi.mock('sonner', () => ({ toast }));
+
+/** An empty mailbox by default; total_emails makes the likely-invoices banner appear. */
+function serve({ totalEmails = 0, syncStatus = 200 }: { totalEmails?: number; syncStatus?: number } = {}) {
+  const server = mockFetch((url, init) => {
+    if (url.pathname === '/api/v1/invoices') return { body: { invoices: [], total: 0, total_emails: totalEmails } };
+    if (url.pathname.startsWith('/api/v1/sync/') && init?.method === 'POST') {
+      return syncStatus === 200 ? { body: { job_id: 'job-1', status: 'pending' } } : { status: syncStatus, body: {} };
+    }
+    return undefined;
+  });
+  vi.stubGlobal('fetch', server.fn);
+  return server;
+}
+
+const invoiceQueries = (server: ReturnType<typeof serve>) =>
+  server.calls.filter((c) => c.url.pathname === '/api/v1/invoices').map((c) => c.url.searchParams);
+
+beforeEach(() => {
+  localStorage.clear();
+  toast.success.mockReset();
+  toast.error.mockReset();
+});
+
+afterEach(() => {
+  setActiveJobId(null);
+  vi.unstubAllGlobals();
+});
+
+describe('Invoice Analysis (spec §2)', () => {
+  it("has the heading, the three action cards, and says 'No invoices found' on an empty mailbox", async () => {
+    serve();
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    expect(screen.getByRole('heading', { name: 'Invoice Analysis' })).toBeInTheDocument();
+    for (const title of ['Gmail Sync', 'Drive Upload', 'Full Sync'])
+      expect(screen.getByText(title)).toBeInTheDocument();
+    expect(await screen.findByText('No invoices found')).toBeInTheDocument();
+    expect(screen.queryByText('Clear Filters')).toBeNull();
+  });
+
+  it("offers the last 12 months as YYYY-MM with the label 'Month Year', and 'Has Attachments' on by default", async () => {
+    const server = serve();
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    const month = screen.getByLabelText('Month') as HTMLSelectElement;
+    const options = [...month.options].filter((o) => o.value !== '');
+    expect(options).toHaveLength(12);
+    const expected = lastTwelveMonths(new Date());
+    expect(options.map((o) => o.value)).toEqual(expected.map((m) => m.value));
+    expect(options[0]?.value).toMatch(/^\d{4}-\d{2}$/);
+    const now = new Date();
+    expect(options.map((o) => o.textContent)).toContain(
+      now.toLocaleDateString('en-US', { month: 'long', year: 'numeric' }),
+    );
+    expect(screen.getByRole('checkbox', { name: 'Has Attachments' })).toBeChecked();
+    await waitFor(() => expect(invoiceQueries(server)[0]?.get('has_attachments')).toBe('true'));
+  });
+
+  it("searches only on Enter, then shows Clear Filters, '{n} invoices found' and 'No invoices match your filters'", async () => {
+    const user = userEvent.setup();
+    const server = serve();
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    await screen.findByText('No invoices found');
+    const search = screen.getByLabelText('Search');
+    await user.type(search, 'acme');
+    expect(invoiceQueries(server).some((q) => q.has('search'))).toBe(false);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(invoiceQueries(server).at(-1)?.get('search')).toBe('acme'));
+    expect(await screen.findByText('No invoices match your filters')).toBeInTheDocument();
+    expect(screen.getByText('0 invoices found')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear Filters' }));
+    expect(await screen.findByText('No invoices found')).toBeInTheDocument();
+    expect(screen.queryByText('0 invoices found')).toBeNull();
+  });
+
+  it('says how many likely invoices out of how many emails are shown', async () => {
+    serve({ totalEmails: 150 });
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    expect(
+      await screen.findByText(
+        'Showing 0 likely invoices out of 150 total emails. Non-invoice emails (newsletters, confirmations, etc.) have been filtered out.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it.each([
+    ['Sync Gmail', 'Failed to start Gmail sync'],
+    ['Upload to Drive', 'Failed to start Drive upload'],
+    ['Run Full Sync', 'Failed to start full sync'],
+  ])('toasts the spec message when %s cannot start', async (button, message) => {
+    const user = userEvent.setup();
+    serve({ syncStatus: 500 });
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    await user.click(screen.getByRole('button', { name: button }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(message));
+  });
+
+  it('disables the three sync buttons while a job is active', async () => {
+    const user = userEvent.setup();
+    serve();
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    const buttons = ['Sync Gmail', 'Upload to Drive', 'Run Full Sync'].map((name) =>
+      screen.getByRole('button', { name }),
+    );
+    for (const b of buttons) expect(b).toBeEnabled();
+    await user.click(buttons[0]!);
+    await waitFor(() => {
+      for (const b of buttons) expect(b).toBeDisabled();
+    });
+    expect(localStorage.getItem('active_job_id')).toContain('job-1');
+  });
+});
