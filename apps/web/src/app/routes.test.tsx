@@ -295,6 +295,73 @@ describe('routes', () => {
     expect(server.calls.length).toBeGreaterThan(before);
   });
 
+  it("toasts 'Failed to refresh data' when the data cannot be asked for again", async () => {
+    let failing = false;
+    serve({
+      signedIn: true,
+      extra: (url) =>
+        failing && url.pathname === '/api/v1/jobs' ? { status: 500, body: { error: 'down' } } : undefined,
+    });
+    const user = userEvent.setup();
+    renderApp('/history');
+    await screen.findByText('No activity yet');
+    failing = true;
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to refresh data'));
+    expect(toast.success).not.toHaveBeenCalledWith('Data refreshed successfully');
+  });
+
+  it('toasts which invoices are shown when the header account selector changes', async () => {
+    const account = {
+      userId: 'a1',
+      email: 'owner@invoicebox.local',
+      displayName: 'Owner',
+      isActive: true,
+      isPrimary: true,
+      lastSync: null,
+      provider: 'imap',
+      needsReauth: false,
+      reauthReason: null,
+    };
+    const list = (selectedScope: 'all' | 'current') => ({
+      accounts: [account],
+      session: {
+        connectedAccounts: [account],
+        selectedScope,
+        selectedUserIds: [],
+        primaryUserId: 'a1',
+        activeUserId: 'a1',
+      },
+    });
+    let failScope = false;
+    serve({
+      signedIn: true,
+      extra: (url, init) => {
+        if (init?.method === 'PUT' && url.pathname === '/api/v1/gmail/accounts/scope') {
+          if (failScope) return { status: 500, body: { error: 'Scope not saved' } };
+          const body = JSON.parse(String(init.body)) as { selectedScope: 'all' | 'current' };
+          return { body: list(body.selectedScope) };
+        }
+        if (url.pathname === '/api/v1/gmail/accounts/a1/activate') return { body: account };
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/history');
+    const selector = await screen.findByRole('combobox', { name: 'Account' });
+    await screen.findByRole('option', { name: 'owner@invoicebox.local (Primary)' });
+    await user.selectOptions(selector, 'All Gmail Accounts');
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Now showing invoices from all Gmail accounts'));
+    await user.selectOptions(selector, 'owner@invoicebox.local (Primary)');
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Now showing invoices from owner@invoicebox.local'));
+    // A failing server answer is shown as its message, not as a switch.
+    failScope = true;
+    toast.success.mockClear();
+    await user.selectOptions(selector, 'All Gmail Accounts');
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Scope not saved'));
+    expect(toast.success).not.toHaveBeenCalled();
+  });
+
   it('shows the auth callback error state with Retry and Go Home when no tokens came back', async () => {
     serve({ signedIn: false });
     renderApp('/auth/callback');
