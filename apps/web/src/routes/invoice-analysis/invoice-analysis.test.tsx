@@ -10,8 +10,42 @@ const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast }));
 
 /** An empty mailbox by default; total_emails makes the likely-invoices banner appear. */
-function serve({ totalEmails = 0, syncStatus = 200 }: { totalEmails?: number; syncStatus?: number } = {}) {
+function serve({
+  totalEmails = 0,
+  syncStatus = 200,
+  scope = 'current',
+}: {
+  totalEmails?: number;
+  syncStatus?: number;
+  scope?: 'current' | 'all';
+} = {}) {
   const server = mockFetch((url, init) => {
+    if (url.pathname === '/api/v1/gmail/accounts') {
+      const account = {
+        userId: 'a1',
+        email: 'me@example.com',
+        displayName: 'Me',
+        isActive: true,
+        isPrimary: true,
+        lastSync: null,
+        provider: 'imap',
+        needsReauth: false,
+        reauthReason: null,
+      };
+      return {
+        body: {
+          accounts: [account],
+          session: {
+            connectedAccounts: [account],
+            selectedScope: scope,
+            selectedUserIds: [],
+            primaryUserId: 'a1',
+            activeUserId: 'a1',
+          },
+        },
+      };
+    }
+    if (url.pathname === '/api/v1/invoices/export') return { status: 500, body: { error: 'down' } };
     if (url.pathname === '/api/v1/invoices') return { body: { invoices: [], total: 0, total_emails: totalEmails } };
     if (url.pathname.startsWith('/api/v1/sync/') && init?.method === 'POST') {
       return syncStatus === 200 ? { body: { job_id: 'job-1', status: 'pending' } } : { status: syncStatus, body: {} };
@@ -116,5 +150,24 @@ describe('Invoice Analysis (spec §2)', () => {
       for (const b of buttons) expect(b).toBeDisabled();
     });
     expect(localStorage.getItem('active_job_id')).toContain('job-1');
+  });
+
+  it('shows a banner when viewing all accounts, and none for one account', async () => {
+    serve({ scope: 'all' });
+    const { unmount } = renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    expect(await screen.findByText('Showing invoices from all your connected accounts.')).toBeInTheDocument();
+    unmount();
+    serve({ scope: 'current' });
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    await screen.findByText('No invoices found');
+    expect(screen.queryByText('Showing invoices from all your connected accounts.')).toBeNull();
+  });
+
+  it("toasts 'Export failed' when an export cannot be downloaded", async () => {
+    const user = userEvent.setup();
+    serve();
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Export failed'));
   });
 });
