@@ -205,6 +205,18 @@ describe('routes', () => {
       'History',
       'Settings',
     ]);
+    // Each entry has its short description.
+    expect(within(nav).getByRole('link', { name: /Bank Statement Analysis/ })).toHaveTextContent(
+      'Upload and reconcile a statement',
+    );
+    for (const link of within(nav).getAllByRole('link')) expect(link.querySelectorAll('span span')).toHaveLength(2);
+    // Header: the toggle, the product name linking home, Refresh and Log Out; footer: links and the documentation.
+    expect(screen.getByRole('button', { name: 'Toggle sidebar' })).toBeInTheDocument();
+    expect(within(screen.getByRole('banner')).getByText('Invoicebox')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Log Out' })).toBeInTheDocument();
+    const footer = screen.getByRole('navigation', { name: 'Footer' });
+    expect(within(footer).getByRole('link', { name: 'Documentation' })).toHaveAttribute('href', '/docs');
   });
 
   it('shows the sign-in screen on a signed-in route when the server answers 401', async () => {
