@@ -408,6 +408,94 @@ describe('auth callback messages (spec §5, §8)', () => {
     expect(localStorage.getItem(STORAGE_KEYS.backendJwt)).toBeNull();
   });
 
+  it('refuses a URL with an access token but no refresh token', async () => {
+    serve({ signedIn: false });
+    window.history.replaceState(null, '', '/auth/callback#access_token=a1');
+    renderApp('/auth/callback');
+    expect(
+      await screen.findByText(
+        'Missing Google refresh token. This means the OAuth flow is not requesting offline access...',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('refuses tokens in the URL without a session handed over by the server', async () => {
+    serve({ signedIn: false });
+    window.history.replaceState(null, '', '/auth/callback#access_token=a1&refresh_token=r1');
+    renderApp('/auth/callback');
+    expect(
+      await screen.findByText('No authentication session found. Please try signing in again.'),
+    ).toBeInTheDocument();
+  });
+
+  it("toasts 'Could not authenticate with backend' when the code is refused", async () => {
+    serve({
+      signedIn: false,
+      extra: (url) =>
+        url.pathname === '/api/v1/auth/code' ? { status: 401, body: { error: 'Code expired' } } : undefined,
+    });
+    window.history.replaceState(null, '', '/auth/callback?code=c1');
+    renderApp('/auth/callback');
+    expect(await screen.findByText('Backend authentication failed: Code expired')).toBeInTheDocument();
+    expect(toast.error).toHaveBeenCalledWith('Could not authenticate with backend');
+  });
+
+  it('connects, runs the first full sync with initial_setup until it ends, then goes to /', async () => {
+    let polls = 0;
+    const server = serve({
+      signedIn: false,
+      extra: (url, init) => {
+        if (url.pathname === '/api/v1/auth/code') return { body: session };
+        if (url.pathname === '/api/v1/sync/full' && init?.method === 'POST') {
+          return { body: { job_id: 'job-1', status: 'pending' } };
+        }
+        if (url.pathname === '/api/v1/jobs/job-1') {
+          polls += 1;
+          const status = polls < 2 ? 'running' : 'completed';
+          return {
+            body: {
+              id: 'job-1',
+              type: 'full_sync',
+              status,
+              progress: status === 'completed' ? 100 : 50,
+              message: null,
+              error: null,
+              created_at: '2026-11-27T07:00:00.000Z',
+              started_at: '2026-11-27T07:00:00.000Z',
+              finished_at: status === 'completed' ? '2026-11-27T07:00:05.000Z' : null,
+            },
+          };
+        }
+        return undefined;
+      },
+    });
+    window.history.replaceState(null, '', '/auth/callback?code=c1');
+    const { router } = renderApp('/auth/callback');
+    await waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith('Successfully connected to backend with OAuth tokens'),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 6000 });
+    const sync = server.calls.find((c) => c.url.pathname === '/api/v1/sync/full');
+    expect(sync?.url.searchParams.get('initial_setup')).toBe('true');
+    expect(polls).toBe(2);
+  }, 10_000);
+
+  it("says 'Unexpected error: ...' when the first sync cannot be followed", async () => {
+    serve({
+      signedIn: false,
+      extra: (url, init) => {
+        if (url.pathname === '/api/v1/auth/code') return { body: session };
+        if (url.pathname === '/api/v1/sync/full' && init?.method === 'POST') {
+          return { status: 500, body: { error: 'queue down' } };
+        }
+        return undefined;
+      },
+    });
+    window.history.replaceState(null, '', '/auth/callback?code=c1');
+    renderApp('/auth/callback');
+    expect(await screen.findByText('Unexpected error: queue down')).toBeInTheDocument();
+  });
+
   it("toasts 'Failed to add Gmail account. Please try again.' when an add-account sign-in comes back failed", async () => {
     serve({ signedIn: false });
     sessionStorage.setItem('invoicebox:adding_account', '1');
