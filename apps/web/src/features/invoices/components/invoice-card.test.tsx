@@ -62,6 +62,11 @@ describe('InvoiceCard', () => {
   it('shows vendor, amount, short US date, status, category and frequency badges and the file size', () => {
     render(<InvoiceCard invoice={INVOICE} />);
     expect(screen.getByRole('heading', { name: 'Acme GmbH' })).toBeInTheDocument();
+    expect(screen.getByText('billing@acme.example')).toBeInTheDocument();
+    expect(screen.getByText('€120.00')).toBeInTheDocument();
+    expect(screen.getByText('Invoice')).toBeInTheDocument();
+    expect(screen.getByText('Your invoice March')).toBeInTheDocument();
+    expect(screen.getByText('invoice.pdf')).toBeInTheDocument();
     expect(screen.getByText('03/05/2024')).toBeInTheDocument();
     expect(screen.getByText('Ready to Process')).toBeInTheDocument();
     expect(screen.getByText('Monthly')).toBeInTheDocument();
