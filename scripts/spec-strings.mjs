@@ -83,8 +83,10 @@ function main() {
   );
   console.log(markdown ? '\nNowhere in apps/ or packages/:\n' : '\nNowhere in apps/ or packages/:');
   for (const e of missing) console.log(bullet(e));
+  if (missing.length === 0) console.log(markdown ? '- (none)' : '  (none)');
   console.log(markdown ? '\nIn code but in no test (apps/**, e2e/):\n' : '\nIn code but in no test (apps/**, e2e/):');
   for (const e of untested) console.log(bullet(e));
+  if (untested.length === 0) console.log(markdown ? '- (none)' : '  (none)');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,4 +1,4 @@
-import { lastTwelveMonths } from '@invoicebox/core';
+import { type Invoice, lastTwelveMonths } from '@invoicebox/core';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,10 +14,12 @@ function serve({
   totalEmails = 0,
   syncStatus = 200,
   scope = 'current',
+  invoices = [],
 }: {
   totalEmails?: number;
   syncStatus?: number;
   scope?: 'current' | 'all';
+  invoices?: Invoice[];
 } = {}) {
   const server = mockFetch((url, init) => {
     if (url.pathname === '/api/v1/gmail/accounts') {
@@ -46,7 +48,9 @@ function serve({
       };
     }
     if (url.pathname === '/api/v1/invoices/export') return { status: 500, body: { error: 'down' } };
-    if (url.pathname === '/api/v1/invoices') return { body: { invoices: [], total: 0, total_emails: totalEmails } };
+    if (url.pathname === '/api/v1/invoices') {
+      return { body: { invoices, total: invoices.length, total_emails: totalEmails } };
+    }
     if (url.pathname.startsWith('/api/v1/sync/') && init?.method === 'POST') {
       return syncStatus === 200 ? { body: { job_id: 'job-1', status: 'pending' } } : { status: syncStatus, body: {} };
     }
@@ -55,6 +59,24 @@ function serve({
   vi.stubGlobal('fetch', server.fn);
   return server;
 }
+
+const invoice = (n: number, vendor: string | null): Invoice => ({
+  id: `33333333-3333-4333-8333-00000000000${n}`,
+  vendor,
+  email: `billing${n}@vendor.example`,
+  amount: '$10.00',
+  amount_minor: 1000,
+  currency: 'USD',
+  invoice_date: '2026-02-01',
+  invoice_number: null,
+  status: 'pending',
+  drive_file_id: null,
+  category: 'Invoice',
+  details: null,
+  frequency: 'One-time',
+  drive_error: null,
+  attachments: [],
+});
 
 const invoiceQueries = (server: ReturnType<typeof serve>) =>
   server.calls.filter((c) => c.url.pathname === '/api/v1/invoices').map((c) => c.url.searchParams);
@@ -169,5 +191,27 @@ describe('Invoice Analysis (spec §2)', () => {
     renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Export failed'));
+  });
+
+  it('shows a loading state, then lists the distinct vendors of the results, sorted, in the Vendor filter', async () => {
+    serve({
+      invoices: [
+        invoice(1, 'Zeta Ltd'),
+        invoice(2, 'Alpha GmbH'),
+        invoice(3, 'Mid SA'),
+        invoice(4, 'Alpha GmbH'),
+        invoice(5, null),
+      ],
+    });
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    expect(screen.getByText('Loading invoices…')).toBeInTheDocument();
+    await screen.findByText('Zeta Ltd', { selector: 'h3' });
+    const vendor = screen.getByLabelText('Vendor') as HTMLSelectElement;
+    expect([...vendor.options].filter((o) => o.value !== '').map((o) => o.value)).toEqual([
+      'Alpha GmbH',
+      'Mid SA',
+      'Zeta Ltd',
+    ]);
+    expect(screen.queryByText('Loading invoices…')).toBeNull();
   });
 });
