@@ -23,6 +23,8 @@ import { bankRoutes } from './bank/bank.routes';
 import { BankStatementsService } from './bank/bank.service';
 import { reconcileTransactions } from './bank/reconciler';
 import { readStatementInSandbox } from './bank/statement.sandbox';
+import { clientErrorsRoutes } from './client-errors/client-errors.routes';
+import { ClientErrorsService } from './client-errors/client-errors.service';
 import { type Config, documentSettings, type OidcProviderConfig } from './config';
 import { tightenDataDir } from './data-dir-permissions';
 import { type Database, openDatabase } from './db/client';
@@ -302,6 +304,7 @@ export async function createRuntime(
         preferencesRoutes(preferences),
         inboundRoutes(inbound),
         syncTokenRoutes(providerAccess),
+        clientErrorsRoutes(new ClientErrorsService(database.db), { authenticate }),
         oidcRoutes(oidc, {
           publicUrl: config.publicUrl,
           rateLimitPerMinute: config.auth.rateLimitPerMinute,

@@ -1,6 +1,7 @@
 export * from './api/accounts.schema';
 export * from './api/auth.schema';
 export * from './api/bank.schema';
+export * from './api/client-errors.schema';
 export * from './api/common.schema';
 export * from './api/drive.schema';
 export * from './api/forwarding.schema';

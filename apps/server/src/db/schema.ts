@@ -7,6 +7,7 @@
 export * from '../accounts/accounts.tables';
 export * from '../auth/auth.tables';
 export * from '../bank/bank.tables';
+export * from '../client-errors/client-errors.tables';
 export * from '../drive/drive.tables';
 export * from '../forwarding/forwarding.tables';
 export * from '../inbound/inbound.tables';

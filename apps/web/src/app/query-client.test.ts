@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../lib/api-client';
-import { createQueryClient, shouldRetryQuery } from './query-client';
+import { QUERY_CACHE_STORAGE_KEY } from '../lib/storage-keys';
+import { createQueryClient, createQueryPersister, persistMaxAge, shouldRetryQuery } from './query-client';
 
 describe('query client defaults (spec §9)', () => {
   it('retries up to twice, never on auth failures', () => {
@@ -19,5 +20,26 @@ describe('query client defaults (spec §9)', () => {
     expect(queries?.refetchOnWindowFocus).toBe(false);
     expect(queries?.refetchOnReconnect).toBe(true);
     expect(mutations?.retry).toBe(false);
+  });
+});
+
+describe('query cache persistence (spec §9)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    localStorage.clear();
+  });
+
+  it('writes to local storage at most once a second and expires after 24 hours', async () => {
+    vi.useFakeTimers();
+    const persister = createQueryPersister();
+    const client = { timestamp: Date.now(), buster: '', clientState: { mutations: [], queries: [] } };
+    void persister.persistClient(client);
+    void persister.persistClient({ ...client, buster: 'second' });
+    expect(localStorage.getItem(QUERY_CACHE_STORAGE_KEY)).toBeNull();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(localStorage.getItem(QUERY_CACHE_STORAGE_KEY)).toBeNull();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(JSON.parse(localStorage.getItem(QUERY_CACHE_STORAGE_KEY) ?? '{}').buster).toBe('second');
+    expect(persistMaxAge).toBe(24 * 60 * 60 * 1000);
   });
 });

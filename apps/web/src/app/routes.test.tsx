@@ -205,6 +205,18 @@ describe('routes', () => {
       'History',
       'Settings',
     ]);
+    // Each entry has its short description.
+    expect(within(nav).getByRole('link', { name: /Bank Statement Analysis/ })).toHaveTextContent(
+      'Upload and reconcile a statement',
+    );
+    for (const link of within(nav).getAllByRole('link')) expect(link.querySelectorAll('span span')).toHaveLength(2);
+    // Header: the toggle, the product name linking home, Refresh and Log Out; footer: links and the documentation.
+    expect(screen.getByRole('button', { name: 'Toggle sidebar' })).toBeInTheDocument();
+    expect(within(screen.getByRole('banner')).getByText('Invoicebox')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Log Out' })).toBeInTheDocument();
+    const footer = screen.getByRole('navigation', { name: 'Footer' });
+    expect(within(footer).getByRole('link', { name: 'Documentation' })).toHaveAttribute('href', '/docs');
   });
 
   it('shows the sign-in screen on a signed-in route when the server answers 401', async () => {
@@ -298,6 +310,73 @@ describe('routes', () => {
     expect(server.calls.length).toBeGreaterThan(before);
   });
 
+  it("toasts 'Failed to refresh data' when the data cannot be asked for again", async () => {
+    let failing = false;
+    serve({
+      signedIn: true,
+      extra: (url) =>
+        failing && url.pathname === '/api/v1/jobs' ? { status: 500, body: { error: 'down' } } : undefined,
+    });
+    const user = userEvent.setup();
+    renderApp('/history');
+    await screen.findByText('No activity yet');
+    failing = true;
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to refresh data'));
+    expect(toast.success).not.toHaveBeenCalledWith('Data refreshed successfully');
+  });
+
+  it('toasts which invoices are shown when the header account selector changes', async () => {
+    const account = {
+      userId: 'a1',
+      email: 'owner@invoicebox.local',
+      displayName: 'Owner',
+      isActive: true,
+      isPrimary: true,
+      lastSync: null,
+      provider: 'imap',
+      needsReauth: false,
+      reauthReason: null,
+    };
+    const list = (selectedScope: 'all' | 'current') => ({
+      accounts: [account],
+      session: {
+        connectedAccounts: [account],
+        selectedScope,
+        selectedUserIds: [],
+        primaryUserId: 'a1',
+        activeUserId: 'a1',
+      },
+    });
+    let failScope = false;
+    serve({
+      signedIn: true,
+      extra: (url, init) => {
+        if (init?.method === 'PUT' && url.pathname === '/api/v1/gmail/accounts/scope') {
+          if (failScope) return { status: 500, body: { error: 'Scope not saved' } };
+          const body = JSON.parse(String(init.body)) as { selectedScope: 'all' | 'current' };
+          return { body: list(body.selectedScope) };
+        }
+        if (url.pathname === '/api/v1/gmail/accounts/a1/activate') return { body: account };
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/history');
+    const selector = await screen.findByRole('combobox', { name: 'Account' });
+    await screen.findByRole('option', { name: 'owner@invoicebox.local (Primary)' });
+    await user.selectOptions(selector, 'All Gmail Accounts');
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Now showing invoices from all Gmail accounts'));
+    await user.selectOptions(selector, 'owner@invoicebox.local (Primary)');
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Now showing invoices from owner@invoicebox.local'));
+    // A failing server answer is shown as its message, not as a switch.
+    failScope = true;
+    toast.success.mockClear();
+    await user.selectOptions(selector, 'All Gmail Accounts');
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Scope not saved'));
+    expect(toast.success).not.toHaveBeenCalled();
+  });
+
   it('shows the auth callback error state with Retry and Go Home when no tokens came back', async () => {
     serve({ signedIn: false });
     renderApp('/auth/callback');
@@ -330,6 +409,94 @@ describe('auth callback messages (spec §5, §8)', () => {
     renderApp('/auth/callback');
     expect(await screen.findByText(/^Failed to set session: /)).toBeInTheDocument();
     expect(localStorage.getItem(STORAGE_KEYS.backendJwt)).toBeNull();
+  });
+
+  it('refuses a URL with an access token but no refresh token', async () => {
+    serve({ signedIn: false });
+    window.history.replaceState(null, '', '/auth/callback#access_token=a1');
+    renderApp('/auth/callback');
+    expect(
+      await screen.findByText(
+        'Missing Google refresh token. This means the OAuth flow is not requesting offline access...',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('refuses tokens in the URL without a session handed over by the server', async () => {
+    serve({ signedIn: false });
+    window.history.replaceState(null, '', '/auth/callback#access_token=a1&refresh_token=r1');
+    renderApp('/auth/callback');
+    expect(
+      await screen.findByText('No authentication session found. Please try signing in again.'),
+    ).toBeInTheDocument();
+  });
+
+  it("toasts 'Could not authenticate with backend' when the code is refused", async () => {
+    serve({
+      signedIn: false,
+      extra: (url) =>
+        url.pathname === '/api/v1/auth/code' ? { status: 401, body: { error: 'Code expired' } } : undefined,
+    });
+    window.history.replaceState(null, '', '/auth/callback?code=c1');
+    renderApp('/auth/callback');
+    expect(await screen.findByText('Backend authentication failed: Code expired')).toBeInTheDocument();
+    expect(toast.error).toHaveBeenCalledWith('Could not authenticate with backend');
+  });
+
+  it('connects, runs the first full sync with initial_setup until it ends, then goes to /', async () => {
+    let polls = 0;
+    const server = serve({
+      signedIn: false,
+      extra: (url, init) => {
+        if (url.pathname === '/api/v1/auth/code') return { body: session };
+        if (url.pathname === '/api/v1/sync/full' && init?.method === 'POST') {
+          return { body: { job_id: 'job-1', status: 'pending' } };
+        }
+        if (url.pathname === '/api/v1/jobs/job-1') {
+          polls += 1;
+          const status = polls < 2 ? 'running' : 'completed';
+          return {
+            body: {
+              id: 'job-1',
+              type: 'full_sync',
+              status,
+              progress: status === 'completed' ? 100 : 50,
+              message: null,
+              error: null,
+              created_at: '2026-11-27T07:00:00.000Z',
+              started_at: '2026-11-27T07:00:00.000Z',
+              finished_at: status === 'completed' ? '2026-11-27T07:00:05.000Z' : null,
+            },
+          };
+        }
+        return undefined;
+      },
+    });
+    window.history.replaceState(null, '', '/auth/callback?code=c1');
+    const { router } = renderApp('/auth/callback');
+    await waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith('Successfully connected to backend with OAuth tokens'),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 6000 });
+    const sync = server.calls.find((c) => c.url.pathname === '/api/v1/sync/full');
+    expect(sync?.url.searchParams.get('initial_setup')).toBe('true');
+    expect(polls).toBe(2);
+  }, 10_000);
+
+  it("says 'Unexpected error: ...' when the first sync cannot be followed", async () => {
+    serve({
+      signedIn: false,
+      extra: (url, init) => {
+        if (url.pathname === '/api/v1/auth/code') return { body: session };
+        if (url.pathname === '/api/v1/sync/full' && init?.method === 'POST') {
+          return { status: 500, body: { error: 'queue down' } };
+        }
+        return undefined;
+      },
+    });
+    window.history.replaceState(null, '', '/auth/callback?code=c1');
+    renderApp('/auth/callback');
+    expect(await screen.findByText('Unexpected error: queue down')).toBeInTheDocument();
   });
 
   it("toasts 'Failed to add Gmail account. Please try again.' when an add-account sign-in comes back failed", async () => {

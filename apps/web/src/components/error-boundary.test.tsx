@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { drainErrorQueue } from '../lib/error-reporting';
 import { describeError, ErrorBoundary } from './error-boundary';
 
 function Thrower({ message }: { message: string }): never {
@@ -44,6 +45,22 @@ describe('ErrorBoundary', () => {
     expect(screen.getByRole('button', { name: 'Copy Error Details' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Contact support' })).toBeInTheDocument();
   });
+
+  it.each(['component', 'page', 'critical'] as const)(
+    'at the %s level shows the error with its actions and queues a report with the level',
+    (level) => {
+      drainErrorQueue();
+      render(
+        <ErrorBoundary level={level}>
+          <Thrower message={`broke at ${level}`} />
+        </ErrorBoundary>,
+      );
+      expect(screen.getByRole('alert')).toHaveTextContent(`broke at ${level}`);
+      expect(screen.getByRole('button', { name: 'Try Again (3 left)' })).toBeInTheDocument();
+      const reports = drainErrorQueue().filter((r) => r.message === `broke at ${level}`);
+      expect(reports.map((r) => [r.source, r.level])).toContainEqual(['boundary', level]);
+    },
+  );
 
   it('renders its children when nothing throws', () => {
     render(

@@ -236,3 +236,41 @@ describe('Dashboard month trend', () => {
     expect(screen.queryByText('Month Trend')).toBeNull();
   });
 });
+
+describe('Dashboard quick actions and recent invoices (spec §2)', () => {
+  it('links the three quick actions and lists up to 10 recent invoices with View All past 5', async () => {
+    const server = mockFetch((url) => {
+      if (url.pathname === '/api/v1/invoices') {
+        return { body: { invoices: [{ ...INVOICES[0]!, vendor: null }], total: 6, total_emails: 6 } };
+      }
+      if (url.pathname === '/api/v1/invoices/stats') return { body: STATS };
+      if (url.pathname === '/api/v1/bank-statements') return { body: { statements: [], total: 0 } };
+      return undefined;
+    });
+    vi.stubGlobal('fetch', server.fn);
+    renderAt(<DashboardRoute />, '/dashboard');
+    expect(screen.getByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(await screen.findByText('Unknown Vendor')).toBeInTheDocument();
+    for (const [name, href] of [
+      ['Sync Gmail Invoices', '/invoice-analysis'],
+      ['Upload Bank Statement', '/bank-analysis'],
+      ['View History', '/history'],
+    ]) {
+      // The empty bank-statements card links to /bank-analysis too; every link of that name goes to the same place.
+      const links = screen.getAllByRole('link', { name });
+      expect(links.length).toBeGreaterThan(0);
+      for (const link of links) expect(link).toHaveAttribute('href', href);
+    }
+    expect(screen.getByText('Recent Invoices')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View All Invoices' })).toHaveAttribute('href', '/invoice-analysis');
+    const recent = server.calls.find((c) => c.url.pathname === '/api/v1/invoices' && c.url.searchParams.get('limit'));
+    expect(recent?.url.searchParams.get('limit')).toBe('10');
+  });
+
+  it("says 'No invoices processed yet' and has no View All link without invoices", async () => {
+    serve([], 0);
+    renderAt(<DashboardRoute />, '/dashboard');
+    expect(await screen.findByText('No invoices processed yet')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'View All Invoices' })).toBeNull();
+  });
+});

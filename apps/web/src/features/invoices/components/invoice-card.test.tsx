@@ -62,6 +62,11 @@ describe('InvoiceCard', () => {
   it('shows vendor, amount, short US date, status, category and frequency badges and the file size', () => {
     render(<InvoiceCard invoice={INVOICE} />);
     expect(screen.getByRole('heading', { name: 'Acme GmbH' })).toBeInTheDocument();
+    expect(screen.getByText('billing@acme.example')).toBeInTheDocument();
+    expect(screen.getByText('€120.00')).toBeInTheDocument();
+    expect(screen.getByText('Invoice')).toBeInTheDocument();
+    expect(screen.getByText('Your invoice March')).toBeInTheDocument();
+    expect(screen.getByText('invoice.pdf')).toBeInTheDocument();
     expect(screen.getByText('03/05/2024')).toBeInTheDocument();
     expect(screen.getByText('Ready to Process')).toBeInTheDocument();
     expect(screen.getByText('Monthly')).toBeInTheDocument();
@@ -162,7 +167,7 @@ describe('InvoiceCard', () => {
     const files = serveFiles({ [`/api/v1/invoices/${INVOICE.id}/attachments/0`]: '%PDF-1.4 bytes' });
     vi.stubGlobal('fetch', files.fn);
     const popup = document.implementation.createHTMLDocument('popup');
-    vi.spyOn(window, 'open').mockReturnValue({ document: popup } as unknown as Window);
+    const open = vi.spyOn(window, 'open').mockReturnValue({ document: popup } as unknown as Window);
     const invoice = {
       ...INVOICE,
       attachments: [
@@ -179,6 +184,12 @@ describe('InvoiceCard', () => {
     render(<InvoiceCard invoice={invoice} />);
     expect(files.calls).toEqual([]);
     await userEvent.click(screen.getByRole('button', { name: 'View' }));
+    // Spec §2/§9: the popup is sized at 75% of the screen.
+    expect(open).toHaveBeenCalledWith(
+      '',
+      '_blank',
+      `width=${Math.round(window.screen.width * 0.75)},height=${Math.round(window.screen.height * 0.75)}`,
+    );
     await waitFor(() => expect(popup.querySelector('iframe')).not.toBeNull());
     const src = popup.querySelector('iframe')!.getAttribute('src')!;
     expect(src.startsWith('data:application/pdf;base64,')).toBe(true);
