@@ -75,8 +75,10 @@ test('two-step verification: turn on with an authenticator code, sign in with it
   await expect(page.getByText('Save these recovery codes now', { exact: false })).toBeVisible();
 
   await page.getByRole('button', { name: 'Log Out' }).click();
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
+  // Log Out ends the session on the server first; the sign-in form is there once it has landed.
+  await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
+  await page.getByLabel('Email', { exact: true }).fill(OWNER.email);
+  await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible();
   // A fresh time step: the code used to turn it on cannot be replayed.
