@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../../test/db';
 import { mailDatasets } from '../../test/mail/mail-builder';
@@ -52,6 +53,12 @@ describe('invoicebox blobs migrate and check', { timeout: 120_000 }, () => {
     const account = await accounts.connect(owner!.id, { provider: 'mbox', email: 'o@example.com' });
     await ingest.ingest(owner!.id, account.userId, readRawMailPath(mailDatasets));
     hashes = await referencedDocuments(db);
+    // The raw invoice emails kept for forwarding are documents too: a migration that left them behind loses originals.
+    const raw = await db.execute<{ raw_sha256: string }>(
+      sql`select raw_sha256 from mail_messages where raw_sha256 is not null limit 1`,
+    );
+    expect(raw.rows.length).toBe(1);
+    expect(hashes).toContain(raw.rows[0]!.raw_sha256);
   }, 120_000);
   afterAll(async () => {
     await s3?.dispose();

@@ -8,12 +8,17 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { BlobStore } from './blob.store';
 
-/** Every document hash a row refers to (attachments of messages, bank statement files), in a stable order. */
+/**
+ * Every document hash a row refers to (attachments of messages, bank statement files, the raw invoice emails kept for
+ * forwarding), in a stable order.
+ */
 export async function referencedDocuments(db: Db): Promise<string[]> {
   const result = await db.execute<{ sha256: string }>(sql`
     select sha256 from message_attachments
     union
     select sha256 from bank_statements
+    union
+    select raw_sha256 from mail_messages where raw_sha256 is not null
     order by 1`);
   return result.rows.map((r) => r.sha256);
 }
@@ -30,6 +35,10 @@ export interface BlobProgress {
   bytes: number;
 }
 
+function startProgress(total: number): BlobProgress {
+  return { done: 0, total, copied: 0, present: 0, missing: [], corrupt: [], bytes: 0 };
+}
+
 /**
  * Copies every referenced document from `source` to `target`, one at a time through a temporary file whose SHA-256
  * is checked against its name before the target gets it. Resumable: what the target has is skipped, so an
@@ -42,15 +51,7 @@ export async function migrateBlobs(
   options: { tempDir: string; onProgress?: (progress: BlobProgress) => void },
 ): Promise<BlobProgress> {
   const hashes = await referencedDocuments(db);
-  const progress: BlobProgress = {
-    done: 0,
-    total: hashes.length,
-    copied: 0,
-    present: 0,
-    missing: [],
-    corrupt: [],
-    bytes: 0,
-  };
+  const progress = startProgress(hashes.length);
   await fs.mkdir(options.tempDir, { recursive: true, mode: 0o700 });
   for (const sha256 of hashes) {
     if (await target.has(sha256)) {
@@ -85,15 +86,7 @@ export async function checkBlobs(
   options: { verify?: boolean; onProgress?: (progress: BlobProgress) => void } = {},
 ): Promise<BlobProgress> {
   const hashes = await referencedDocuments(db);
-  const progress: BlobProgress = {
-    done: 0,
-    total: hashes.length,
-    copied: 0,
-    present: 0,
-    missing: [],
-    corrupt: [],
-    bytes: 0,
-  };
+  const progress = startProgress(hashes.length);
   for (const sha256 of hashes) {
     if (!(await store.has(sha256))) {
       progress.missing.push(sha256);
