@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SMTPServer } from 'smtp-server';
 import { AccountsRepository } from './accounts/accounts.repository';
@@ -56,7 +55,6 @@ import { InvoicesService } from './invoices/invoices.service';
 import { JobQueue } from './jobs/job-queue';
 import { JobsRepository } from './jobs/jobs.repository';
 import { JobsService } from './jobs/jobs.service';
-import { jobs } from './jobs/jobs.tables';
 import { type AppJobRegistry, createJobRegistry } from './jobs/registry';
 import type { Logger } from './logger';
 import { GOOGLE_AUTHORIZATION_PARAMS, GOOGLE_SCOPES, OidcClient } from './oidc/oidc.client';
@@ -247,12 +245,9 @@ export async function createRuntime(
       maxBytes: config.documents.maxBytes,
       // Filed by a drive_upload job of the Uploads source; one waiting already takes the new ones too.
       fileInDrive: async (ownerId, accountId) => {
-        const [waiting] = await database.db
-          .select({ id: jobs.id })
-          .from(jobs)
-          .where(and(eq(jobs.ownerId, ownerId), eq(jobs.type, 'drive_upload'), eq(jobs.status, 'pending')))
-          .limit(1);
-        if (!waiting) await queue.enqueue(ownerId, 'drive_upload', { account_ids: [accountId] });
+        if (!(await jobsRepository.hasPending(ownerId, 'drive_upload'))) {
+          await queue.enqueue(ownerId, 'drive_upload', { account_ids: [accountId] });
+        }
       },
     });
     const inbox = config.inboxDir

@@ -72,6 +72,16 @@ export class JobsRepository {
     return row;
   }
 
+  /** Whether the person has a job of `type` waiting to start. */
+  async hasPending(ownerId: string, type: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.ownerId, ownerId), eq(jobs.type, type), eq(jobs.status, 'pending')))
+      .limit(1);
+    return row !== undefined;
+  }
+
   async findById(id: string): Promise<JobRow | undefined> {
     const [row] = await this.db.select().from(jobs).where(eq(jobs.id, id));
     return row;
