@@ -24,6 +24,7 @@ import type { Logger } from '../logger';
 import { version } from '../version';
 import { registerErrorHandling } from './error-handler';
 import { type HealthProbe, healthRoutes } from './health.routes';
+import { registerLingeringClose } from './lingering-close';
 import { redactUrl } from './logging';
 import { meRoutes } from './me.routes';
 import { refuseNul } from './refuse-nul';
@@ -81,6 +82,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // A refused body is read to its end (within bounds) so the client sees the 413 instead of a reset.
+  registerLingeringClose(app, {
+    maxDrainBytes: Math.max(2 * deps.config.requestBodyLimitBytes, 128 * 1024 * 1024),
+    maxDrainMs: 30_000,
+  });
   await registerSecurityHeaders(app, API_PREFIX);
 
   // One line per request, with the secret-looking query parameters of the URL redacted.
