@@ -94,6 +94,22 @@ describe('the inbox folder', () => {
     expect(await fs.readFile(path.join(inbox, 'done', 'flipkart.pdf'))).toEqual(flipkart);
   });
 
+  it('files an unreadable document under failed/ each time it is put there, not as done the second time', async () => {
+    const watcher = folder();
+    const broken = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog');
+    for (const name of ['broken.pdf', 'broken again.pdf']) {
+      await fs.writeFile(path.join(inbox, name), broken);
+      await watcher.pass();
+      const [result] = await watcher.pass();
+      expect(result).toMatchObject({ name, status: 'unreadable' });
+      expect(await ls('failed')).toContain(`${name}.reason.txt`);
+      expect(await ls('done')).not.toContain(name);
+    }
+    expect(await fs.readFile(path.join(inbox, 'failed', 'broken again.pdf.reason.txt'), 'utf8')).toMatch(
+      /could not be read/,
+    );
+  });
+
   it('lets only one of several processes take each file', async () => {
     const names = Array.from({ length: 6 }, (_, i) => `doc-${i}.pdf`);
     for (const [i, name] of names.entries()) {

@@ -259,7 +259,16 @@ export class UploadsService {
       const document = documentOf.get(row.rowId);
       const invoiceId = document ? invoiceOf.get(document.sha256) : undefined;
       result.invoice_id = invoiceId ?? null;
-      if (before.messages.has(a.origin) || (document && before.invoices.has(document.sha256))) {
+      const seenBefore = before.messages.has(a.origin) || (document && before.invoices.has(document.sha256));
+      if (seenBefore && document?.readError) {
+        // The same unreadable file again is still unreadable, not a silent success (the inbox folder files it
+        // under failed/ with the reason).
+        Object.assign(result, {
+          status: 'unreadable',
+          code: 'unreadable',
+          message: `Already in Invoicebox, but it could not be read: ${document.readError}`,
+        });
+      } else if (seenBefore) {
         Object.assign(result, {
           status: 'duplicate',
           message: invoiceId ? 'Already in Invoicebox: nothing new was added' : 'Added before',
