@@ -1,9 +1,8 @@
 import { promises as fs } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
-import { createLogger } from '../logger';
-import { createRuntime } from '../runtime';
 import type { AddedFile } from '../uploads/uploads.service';
+import { loadRuntime } from './lazy';
 import { printJson } from './output';
 
 interface AddOptions {
@@ -24,6 +23,7 @@ export function registerAddCommand(program: Command): void {
     .option('--json', 'print one result per file as JSON on stdout')
     .action(async (paths: string[], options: AddOptions) => {
       const config = loadConfig();
+      const { createRuntime, createLogger } = await loadRuntime();
       const runtime = await createRuntime(config, createLogger('warn', process.stderr));
       let failed = false;
       try {

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { type Config, loadConfig } from '../config';
-import { openDatabase } from '../db/client';
-import { runMigrations } from '../db/migrate';
 import { ValidationError } from '../errors';
-import { type BlobProgress, checkBlobs, migrateBlobs } from '../invoices/blob-migration';
-import { createBlobStoreOfKind, type DocumentStoreKind, verifyBlobStore } from '../invoices/blob-store.factory';
+import type { BlobProgress } from '../invoices/blob-migration';
+import type { DocumentStoreKind } from '../invoices/blob-store.factory';
+import { loadDatabase } from './lazy';
 import { printJson } from './output';
 
 const KINDS = ['local', 'postgres', 's3'] as const;
@@ -32,6 +31,9 @@ export async function runBlobsMigrate(
   if (from === options.to) {
     throw new ValidationError(`the documents are already in ${from} (DOCUMENT_STORE); name another store with --to`);
   }
+  const { openDatabase, runMigrations } = await loadDatabase();
+  const { migrateBlobs } = await import('../invoices/blob-migration');
+  const { createBlobStoreOfKind, verifyBlobStore } = await import('../invoices/blob-store.factory');
   const database = await openDatabase(config);
   try {
     await runMigrations(database.pool);
@@ -63,6 +65,9 @@ export async function runBlobsCheck(
   options: { verify?: boolean },
   io: BlobsIo = terminalIo(),
 ): Promise<{ exitCode: number; result: BlobProgress }> {
+  const { openDatabase, runMigrations } = await loadDatabase();
+  const { checkBlobs } = await import('../invoices/blob-migration');
+  const { createBlobStoreOfKind, verifyBlobStore } = await import('../invoices/blob-store.factory');
   const database = await openDatabase(config);
   try {
     await runMigrations(database.pool);

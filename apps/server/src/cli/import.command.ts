@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
-import { createLogger } from '../logger';
-import { createRuntime } from '../runtime';
+import { loadRuntime } from './lazy';
 import { printJson } from './output';
 
 interface ImportOptions {
@@ -20,6 +19,7 @@ export function registerImportCommand(program: Command): void {
     .option('--json', 'print the summary as JSON on stdout')
     .action(async (path: string, options: ImportOptions) => {
       const config = loadConfig();
+      const { createRuntime, createLogger } = await loadRuntime();
       const runtime = await createRuntime(config, createLogger('warn', process.stderr));
       try {
         const owner = await runtime.users.owner();

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/client';
-import { runMigrations } from '../db/migrate';
+import { loadDatabase } from './lazy';
 
 export function registerMigrateCommand(program: Command): void {
   program
@@ -9,6 +8,7 @@ export function registerMigrateCommand(program: Command): void {
     .description('apply pending database migrations (start does this by itself)')
     .action(async () => {
       const config = loadConfig();
+      const { openDatabase, runMigrations } = await loadDatabase();
       const database = await openDatabase(config);
       try {
         await runMigrations(database.pool);

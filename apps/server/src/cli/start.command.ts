@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
 import { ConfigError } from '../errors';
-import { buildApp } from '../http/app';
-import { createLogger } from '../logger';
-import { createRuntime } from '../runtime';
+import { loadRuntime } from './lazy';
 import { once } from './once';
 import { installProcessErrorPolicy } from './process-errors';
 import { onShutdownSignal } from './shutdown';
@@ -14,6 +12,8 @@ export function registerStartCommand(program: Command): void {
     .description('start the web app, the API and (unless INVOICEBOX_WORKERS=false) the job workers in one process')
     .action(async () => {
       const config = loadConfig();
+      const { createRuntime, createLogger } = await loadRuntime();
+      const { buildApp } = await import('../http/app');
       const logger = createLogger(config.logLevel);
       // From here on, an error nothing caught is logged and either survived or ends the process cleanly (exit 1).
       let stop = async () => {};

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
 import { AppError } from '../errors';
-import { createLogger } from '../logger';
-import { createRuntime } from '../runtime';
+import { loadRuntime } from './lazy';
 import { printJson } from './output';
 
 interface SyncOptions {
@@ -32,6 +31,7 @@ export function registerSyncCommand(program: Command): void {
     .option('--json', 'print the per-account results as JSON on stdout')
     .action(async (options: SyncOptions) => {
       const config = loadConfig();
+      const { createRuntime, createLogger } = await loadRuntime();
       const runtime = await createRuntime(config, createLogger('warn', process.stderr));
       const tty = process.stderr.isTTY && !options.json;
       const progress = async (percent: number, message: string) => {

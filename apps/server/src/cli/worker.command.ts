@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
-import { createLogger } from '../logger';
-import { createRuntime } from '../runtime';
+import { loadRuntime } from './lazy';
 import { once } from './once';
 import { installProcessErrorPolicy } from './process-errors';
 import { onShutdownSignal } from './shutdown';
@@ -13,6 +12,7 @@ export function registerWorkerCommand(program: Command): void {
     .option('-c, --concurrency <n>', 'jobs run at once by this process (default: WORKER_CONCURRENCY)')
     .action(async (options: { concurrency?: string }) => {
       const config = loadConfig();
+      const { createRuntime, createLogger } = await loadRuntime();
       const logger = createLogger(config.logLevel);
       const concurrency = options.concurrency ? Number(options.concurrency) : config.workerConcurrency;
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
