@@ -71,7 +71,11 @@ describe('a 401 pair through the API client (spec §8)', () => {
 
   it('logs a single-account person out at the second 401 and goes to / from another page', async () => {
     const assign = vi.fn();
-    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, pathname: '/invoices', assign } as Location);
+    vi.spyOn(window, 'location', 'get').mockReturnValue({
+      ...window.location,
+      pathname: '/invoices',
+      assign,
+    } as Location);
     const server = revokedServer();
     signIn(['u1']);
     const client = createTestQueryClient();
@@ -98,7 +102,11 @@ describe('a 401 pair through the API client (spec §8)', () => {
 
   it('with three accounts counts the repeats and logs out at the third', async () => {
     const assign = vi.fn();
-    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, pathname: '/history', assign } as Location);
+    vi.spyOn(window, 'location', 'get').mockReturnValue({
+      ...window.location,
+      pathname: '/history',
+      assign,
+    } as Location);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     revokedServer();
     signIn(['u1', 'u2', 'u3']);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { dispatchAuthError } from './auth-events';
-import { now, recordMetric } from './performance-metrics';
 import { ExchangeResponseSchema, ensureFreshBackendToken, readMultiAuth } from './auth-session';
+import { now, recordMetric } from './performance-metrics';
 import { readStorage, STORAGE_KEYS, writeStorage } from './storage-keys';
 import { FORCE_LOGOUT_EVENT, onAuthorizedCall, onUnauthorized } from './unauthorized-policy';
 

@@ -57,9 +57,7 @@ describe('performance metrics (spec §9: kept, at most 100)', () => {
       observe({ type }: { type: string }) {
         observed.push(type);
         const entries: Record<string, unknown[]> = {
-          navigation: [
-            { startTime: 0, responseStart: 80, domContentLoadedEventEnd: 300, loadEventEnd: 420 },
-          ],
+          navigation: [{ startTime: 0, responseStart: 80, domContentLoadedEventEnd: 300, loadEventEnd: 420 }],
           paint: [
             { name: 'first-paint', startTime: 150 },
             { name: 'first-contentful-paint', startTime: 180 },

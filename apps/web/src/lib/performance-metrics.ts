@@ -21,7 +21,12 @@ const metrics: PerformanceMetric[] = [];
 
 export function recordMetric(name: string, value: number, detail?: string): void {
   if (!Number.isFinite(value) || value < 0) return;
-  metrics.push({ name, value: Math.round(value * 10) / 10, ...(detail ? { detail } : {}), at: new Date().toISOString() });
+  metrics.push({
+    name,
+    value: Math.round(value * 10) / 10,
+    ...(detail ? { detail } : {}),
+    at: new Date().toISOString(),
+  });
   if (metrics.length > PERFORMANCE_METRICS_MAX) metrics.splice(0, metrics.length - PERFORMANCE_METRICS_MAX);
 }
 

@@ -61,7 +61,10 @@ describe('OAuth callback steps and polling (spec §4, §9)', () => {
     redeemed.resolve({});
     await settle();
     expect(screen.getByRole('status')).toHaveTextContent('Syncing your invoices…');
-    expect(calls.post).toHaveBeenCalledWith('/sync/full', expect.objectContaining({ query: { initial_setup: 'true' } }));
+    expect(calls.post).toHaveBeenCalledWith(
+      '/sync/full',
+      expect.objectContaining({ query: { initial_setup: 'true' } }),
+    );
     job.resolve({ ...runningJob, status: 'completed' });
     await settle();
     expect(screen.getByRole('status')).toHaveTextContent("You're all set");
