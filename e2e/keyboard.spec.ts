@@ -46,6 +46,14 @@ async function tabTo(page: Page, target: Locator, { back = false, max = 80 } = {
 const isFocused = (target: Locator) => target.evaluate((el) => el === document.activeElement);
 const focusInside = (target: Locator) => target.evaluate((el) => el.contains(document.activeElement));
 
+/** The performance metrics the app keeps in the tab (`invoicebox.metrics()`). */
+const metrics = (page: Page) =>
+  page.evaluate(() =>
+    (
+      window as unknown as { invoicebox: { metrics: () => Array<{ name: string; value: number }> } }
+    ).invoicebox.metrics(),
+  );
+
 /** One invoice in the owner's mail, imported through the API, to have a card to open. */
 async function importInvoice(request: APIRequestContext, token: string): Promise<void> {
   const auth = { authorization: `Bearer ${token}` };
@@ -102,6 +110,9 @@ test('the main actions with the keyboard alone', async ({ page, request }) => {
     // The first Tab of a page offers to skip the header and the sidebar.
     await page.goto('/dashboard');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    // Spec §9 performance metrics, kept by the tab: this load and its API calls are among them.
+    await expect.poll(async () => (await metrics(page)).map((m) => m.name)).toContain('first-contentful-paint');
+    expect((await metrics(page)).map((m) => m.name)).toEqual(expect.arrayContaining(['ttfb', 'api']));
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
     expect(await isFocused(skip)).toBe(true);
@@ -211,6 +222,9 @@ test('the main actions with the keyboard alone', async ({ page, request }) => {
     await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
 
     expect([...unringed], 'reached without a visible focus indicator').toEqual([]);
+    const kept = await metrics(page);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThanOrEqual(100);
   } finally {
     await request.put('/api/v1/gmail/accounts/scope', {
       headers: auth,

@@ -85,6 +85,7 @@ test('loads the sample data with one click, marks it as sample, and removes it w
     const heading = page.getByRole('heading', { level: 3, name: vendor, exact: true }).first();
     await expect(heading).toBeVisible();
     await expect(heading.locator('xpath=..').getByText('Sample data', { exact: true })).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: shot('sample-invoice-cards'), fullPage: true });
 
     // One click removes it.

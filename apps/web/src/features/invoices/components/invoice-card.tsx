@@ -109,9 +109,9 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
       <CardContent className="space-y-3 pt-6">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
-            <div className="flex min-w-0 items-center gap-2">
-              <h3 className="truncate font-semibold text-slate-900">{invoice.vendor || 'Unknown Vendor'}</h3>
-              {/* Beside the name, so a sample invoice is never taken for one of the person's own. */}
+            <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+              <h3 className="max-w-full truncate font-semibold text-slate-900">{invoice.vendor || 'Unknown Vendor'}</h3>
+              {/* Beside the name (under a long one), so a sample invoice is never taken for one of the person's own. */}
               {invoice.sample ? (
                 <Badge variant="warning" className="shrink-0">
                   {SAMPLE_BADGE_LABEL}
