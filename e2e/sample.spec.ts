@@ -70,6 +70,23 @@ test('loads the sample data with one click, marks it as sample, and removes it w
     await page.screenshot({ path: shot('sample-dashboard.png'), fullPage: true });
     await page.goto('/invoice-analysis');
     await expect(page.getByText(/You are looking at sample data/)).toBeVisible();
+    // Each sample invoice's card carries the badge beside its vendor; the API says which invoices are sample.
+    const listed = (await (
+      await request.get('/api/v1/invoices', {
+        headers: auth(token),
+        params: { user_ids: status.account_id ?? '', limit: '100' },
+      })
+    ).json()) as { invoices: Array<{ vendor: string | null; sample?: boolean }> };
+    expect(listed.invoices.length).toBe(status.invoices);
+    expect(listed.invoices.every((i) => i.sample === true)).toBe(true);
+    const vendor = listed.invoices.find((i) => i.vendor)?.vendor as string;
+    await page.getByLabel('Search').fill(vendor);
+    await page.getByLabel('Search').press('Enter');
+    const heading = page.getByRole('heading', { level: 3, name: vendor, exact: true }).first();
+    await expect(heading).toBeVisible();
+    await expect(heading.locator('xpath=..').getByText('Sample data', { exact: true })).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: shot('sample-invoice-cards'), fullPage: true });
 
     // One click removes it.
     await page.getByRole('button', { name: 'Remove sample data' }).click();

@@ -94,3 +94,39 @@ test('Log Out clears the session keys and returns to the landing', async ({ page
   await expect(page.getByRole('button', { name: 'Get Started Free' })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('backend_jwt'))).toBeNull();
 });
+
+test('the sidebar is 16rem wide and its white column runs the whole height of a long page', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await settle(page);
+  const measure = () =>
+    page.evaluate(() => {
+      const aside = document.getElementById('app-sidebar') as HTMLElement;
+      const box = aside.getBoundingClientRect();
+      const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+      return {
+        widthRem: box.width / rem,
+        top: box.top + window.scrollY,
+        bottom: box.bottom + window.scrollY,
+        page: document.documentElement.scrollHeight,
+        viewport: window.innerHeight,
+        background: getComputedStyle(aside).backgroundColor,
+      };
+    });
+  const m = await measure();
+  // Spec §9: 16rem.
+  expect(m.widthRem).toBe(16);
+  expect(m.background).toBe('rgb(255, 255, 255)');
+  // Settings is a long page: the column starts under the 4rem header and ends where the page ends.
+  expect(m.page).toBeGreaterThan(m.viewport * 1.5);
+  expect(m.top).toBe(64);
+  expect(Math.abs(m.bottom - m.page)).toBeLessThan(1);
+  await page.screenshot({ path: shot('sidebar-long-page'), fullPage: true });
+  // Scrolled to the end, the links are still in view.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect(nav.getByRole('link', { name: /^Dashboard/ })).toBeInViewport();
+  await expect(nav.getByRole('link', { name: /^Settings/ })).toBeInViewport();
+  await page.screenshot({ path: shot('sidebar-long-page-end') });
+});

@@ -71,7 +71,8 @@ export class InvoicesService {
                i.status, i.drive_file_id, i.drive_error, i.category, i.details, i.message_row_id,
                p.statement_id as payment_statement_id, p.id as payment_transaction_id, p.date as payment_date,
                p.amount_minor as payment_amount_minor, p.currency as payment_currency,
-               p.description as payment_description
+               p.description as payment_description,
+               exists (select 1 from mail_accounts a where a.id = any(i.account_ids) and a.is_sample) as sample
         from invoices i
         left join lateral (
           select t.statement_id, t.id, t.date, t.amount_minor, t.currency, t.description from bank_transactions t
@@ -396,6 +397,7 @@ export class InvoicesService {
       details: (row.details as string | null) ?? null,
       frequency: 'One-time',
       drive_error: (row.drive_error as string | null) ?? null,
+      ...(row.sample === undefined ? {} : { sample: row.sample === true }),
       ...(row.payment_transaction_id === undefined
         ? {}
         : {

@@ -175,6 +175,16 @@ describe('Try it with sample data', () => {
       invoices: manifest.invoices.length,
       statement_ids: [statement.id],
     });
+
+    // The list marks each sample invoice (its card's 'Sample data' badge); the person's own invoice is not marked.
+    const listed = await app.inject({
+      method: 'GET',
+      url: `/api/v1/invoices?limit=200&user_ids=${account!.id},${ownAccountId}`,
+      headers: bearer(token),
+    });
+    const cards = (listed.json() as { invoices: Array<{ invoice_number: string | null; sample?: boolean }> }).invoices;
+    expect(cards.filter((c) => c.sample === true)).toHaveLength(manifest.invoices.length);
+    expect(cards.filter((c) => c.sample === false).map((c) => c.invoice_number)).toEqual(['OWN-1']);
   }, 300_000);
 
   it('removes everything the sample made with one call, and nothing of the person’s own', async () => {

@@ -45,6 +45,10 @@ export function ForceLogoutListener({ client }: { client: QueryClient }) {
 export function AppProvider({ children }: { children: ReactNode }) {
   const [client] = useState(createQueryClient);
   const [persister] = useState(createQueryPersister);
+  useEffect(() => {
+    window.addEventListener('pagehide', persister.flush);
+    return () => window.removeEventListener('pagehide', persister.flush);
+  }, [persister]);
   return (
     <PersistQueryClientProvider client={client} persistOptions={{ persister, maxAge: persistMaxAge }}>
       <AuthErrorListener client={client} />

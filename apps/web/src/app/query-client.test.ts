@@ -42,4 +42,21 @@ describe('query cache persistence (spec §9)', () => {
     expect(JSON.parse(localStorage.getItem(QUERY_CACHE_STORAGE_KEY) ?? '{}').buster).toBe('second');
     expect(persistMaxAge).toBe(24 * 60 * 60 * 1000);
   });
+
+  it('writes what waits for the throttle at once on flush (the page being hidden), and only once', async () => {
+    vi.useFakeTimers();
+    const persister = createQueryPersister();
+    const client = { timestamp: Date.now(), buster: 'after-removal', clientState: { mutations: [], queries: [] } };
+    void persister.persistClient(client);
+    persister.flush();
+    expect(JSON.parse(localStorage.getItem(QUERY_CACHE_STORAGE_KEY) ?? '{}').buster).toBe('after-removal');
+    localStorage.removeItem(QUERY_CACHE_STORAGE_KEY);
+    persister.flush();
+    expect(localStorage.getItem(QUERY_CACHE_STORAGE_KEY)).toBeNull();
+    // A removed cache (sign-out) is not written back by a later flush.
+    void persister.persistClient(client);
+    await persister.removeClient();
+    persister.flush();
+    expect(localStorage.getItem(QUERY_CACHE_STORAGE_KEY)).toBeNull();
+  });
 });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { dispatchAuthError } from './auth-events';
 import { ExchangeResponseSchema, ensureFreshBackendToken, readMultiAuth } from './auth-session';
+import { now, recordMetric } from './performance-metrics';
 import { readStorage, STORAGE_KEYS, writeStorage } from './storage-keys';
 import { FORCE_LOGOUT_EVENT, onAuthorizedCall, onUnauthorized } from './unauthorized-policy';
 
@@ -85,6 +86,7 @@ async function send(path: string, options: SendOptions): Promise<Response> {
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
+  const started = now();
   try {
     response = await fetch(buildUrl(path, query), {
       method,
@@ -95,8 +97,11 @@ async function send(path: string, options: SendOptions): Promise<Response> {
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    recordMetric('api', now() - started, `${method} ${path} 0`);
     throw new ApiError(`Network error: failed to fetch ${path}`, 0);
   }
+  // Spec §9 performance metrics: how long the server took to answer (headers in; the body is read by the caller).
+  recordMetric('api', now() - started, `${method} ${path} ${response.status}`);
 
   if (!response.ok) {
     const payload = await readBody(response);

@@ -56,6 +56,8 @@ export const InvoiceSchema = z.object({
     .optional(),
   /** To whom the invoice's email was forwarded or is queued (absent where not read). */
   forwarded_to: z.array(InvoiceForwardedToSchema).optional(),
+  /** Whether it came from the mailbox of "Try it with sample data" (its card shows 'Sample data'; absent: not read). */
+  sample: z.boolean().optional(),
 });
 export type Invoice = z.infer<typeof InvoiceSchema>;
 

@@ -17,9 +17,14 @@ export function Sidebar({ open, onNavigate, onClose }: SidebarProps) {
       <aside
         id="app-sidebar"
         hidden={!open}
-        className="fixed top-16 bottom-0 left-0 z-30 w-64 overflow-y-auto border-r border-slate-200 bg-white lg:sticky lg:top-16 lg:h-[calc(100vh-4rem)]"
+        // From 1024px the white column is a flex item of the page row, so it runs the page's full height (a long
+        // page included); the links inside it stay in view while the page scrolls.
+        className="fixed top-16 bottom-0 left-0 z-30 w-64 shrink-0 overflow-y-auto border-r border-slate-200 bg-white lg:static lg:overflow-visible"
       >
-        <nav aria-label="Main navigation" className="flex flex-col gap-1 p-3">
+        <nav
+          aria-label="Main navigation"
+          className="flex flex-col gap-1 p-3 lg:sticky lg:top-16 lg:max-h-[calc(100vh-4rem)] lg:overflow-y-auto"
+        >
           {NAV_ITEMS.map(({ to, label, description, icon: Icon }) => (
             <NavLink
               key={to}

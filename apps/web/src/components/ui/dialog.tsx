@@ -18,6 +18,10 @@ export function Dialog({ open, onClose, title, description, children, footer }: 
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
+  // The latest onClose, read at the key press: the effect below runs on open and close only. Were onClose one of
+  // its dependencies, every re-render of a parent passing a new function would send focus back to the first field.
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
 
   useEffect(() => {
     if (!open) return;
@@ -27,7 +31,7 @@ export function Dialog({ open, onClose, title, description, children, footer }: 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
-        onClose();
+        onCloseRef.current();
         return;
       }
       if (event.key !== 'Tab' || !panel) return;
@@ -48,7 +52,7 @@ export function Dialog({ open, onClose, title, description, children, footer }: 
       document.removeEventListener('keydown', onKeyDown);
       previous?.focus?.();
     };
-  }, [open, onClose]);
+  }, [open]);
 
   if (!open) return null;
   return (

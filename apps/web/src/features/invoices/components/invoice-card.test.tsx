@@ -94,6 +94,16 @@ describe('InvoiceCard', () => {
     expect(screen.getByText('Paid 03/08/2024: €2,345.60 — SEPA ACME GMBH AC-1')).toBeInTheDocument();
   });
 
+  it("marks an invoice of the sample mailbox with a 'Sample data' badge, and only those", () => {
+    const { unmount } = render(<InvoiceCard invoice={{ ...INVOICE, sample: true }} />);
+    const badge = screen.getByText('Sample data');
+    // Beside the vendor's name.
+    expect(badge.parentElement).toContainElement(screen.getByRole('heading', { name: 'Acme GmbH' }));
+    unmount();
+    render(<InvoiceCard invoice={{ ...INVOICE, sample: false }} />);
+    expect(screen.queryByText('Sample data')).toBeNull();
+  });
+
   it('says under a file why it could not be read', () => {
     const attachment = {
       ...INVOICE.attachments[0]!,

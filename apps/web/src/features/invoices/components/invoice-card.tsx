@@ -6,6 +6,7 @@ import {
   formatShortUsDate,
   type Invoice,
   isPreviewableDataUrl,
+  SAMPLE_BADGE_LABEL,
 } from '@invoicebox/core';
 import { Download, Eye, HardDrive, Paperclip } from 'lucide-react';
 import { toast } from 'sonner';
@@ -108,7 +109,15 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
       <CardContent className="space-y-3 pt-6">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
-            <h3 className="truncate font-semibold text-slate-900">{invoice.vendor || 'Unknown Vendor'}</h3>
+            <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+              <h3 className="max-w-full truncate font-semibold text-slate-900">{invoice.vendor || 'Unknown Vendor'}</h3>
+              {/* Beside the name (under a long one), so a sample invoice is never taken for one of the person's own. */}
+              {invoice.sample ? (
+                <Badge variant="warning" className="shrink-0">
+                  {SAMPLE_BADGE_LABEL}
+                </Badge>
+              ) : null}
+            </div>
             <p className="truncate text-sm text-slate-500">{invoice.email}</p>
           </div>
           <div className="text-right">
