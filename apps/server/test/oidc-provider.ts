@@ -22,7 +22,16 @@ export async function startTestOidcProvider(
    * Google's wire behaviour: it accepts its API scopes and issues a refresh token for `access_type=offline`
    * (with consent) instead of the `offline_access` scope.
    */
-  google: { scopes: string[] } | undefined = undefined,
+  google:
+    | {
+        scopes: string[];
+        /**
+         * Accounts that get no refresh token, as Google does for a person who granted access before when the consent
+         * screen is not shown again (or an app set up for online access only).
+         */
+        noRefreshTokenFor?: Set<string>;
+      }
+    | undefined = undefined,
   options: { port?: number } = {},
 ): Promise<TestOidcProvider> {
   const clientId = 'invoicebox-test';
@@ -48,7 +57,8 @@ export async function startTestOidcProvider(
     ...(google
       ? {
           extraParams: ['access_type', 'include_granted_scopes'],
-          async issueRefreshToken(ctx, client) {
+          async issueRefreshToken(ctx, client, code) {
+            if (google.noRefreshTokenFor?.has(code.accountId)) return false;
             return client.grantTypeAllowed('refresh_token') && ctx.oidc.params?.access_type !== 'online';
           },
         }

@@ -40,6 +40,7 @@ describe('sign-in with an OpenID Connect provider, run by the server', () => {
     const { db } = t().database;
     provider = await startTestOidcProvider(`${PUBLIC_URL}/api/v1/auth/oidc/google/callback`, {
       scopes: GOOGLE_SCOPES.slice(3),
+      noRefreshTokenFor: new Set(['online-only']),
     });
     const users = new UsersService(new UsersRepository(db));
     const auth = await createAuthModule(
@@ -271,6 +272,18 @@ describe('sign-in with an OpenID Connect provider, run by the server', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('refuses a Google sign-in whose provider gave no refresh token, with the spec message, and keeps nothing', async () => {
+    const tokensBefore = await t().database.db.select().from(providerTokens);
+    const { location } = await runFlow('online-only');
+    expect(location.pathname).toBe('/auth/callback');
+    expect(location.searchParams.get('code')).toBeNull();
+    expect(location.searchParams.get('error')).toBe(
+      'Missing Google refresh token. This means the OAuth flow is not requesting offline access...',
+    );
+    // No person, no session and no half-stored grant came of it.
+    expect(await t().database.db.select().from(providerTokens)).toHaveLength(tokensBefore.length);
   });
 
   it('turns a provider error into the SPA error state, never a 500', async () => {
