@@ -31,7 +31,10 @@ export default defineConfig({
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
           exclude: [...serverDbTests, ...serverExternalOnlyTests, '**/node_modules/**'],
           environment: 'node',
-          testTimeout: 30_000,
+          // Some of these start the built CLI or an embedded PostgreSQL: generous limits, so a busy machine makes
+          // them slow, not failed.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {
