@@ -21,7 +21,8 @@ const DEBIT_TYPES = ['DEBIT', 'POS', 'PAYMENT', 'CHECK', 'ATM', 'FEE', 'DIRECTDE
 const CREDIT_TYPES = ['CREDIT', 'DEP', 'XFER', 'DIRECTDEP', 'INT'];
 
 const ymd = (iso: string) => iso.replace(/-/g, '');
-const amount = (minor: number) => `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
+const amount = (minor: number) =>
+  `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function renderOfx(g: GeneratedStatement, dialect: OfxDialect, seed: number): GeneratedOfx {

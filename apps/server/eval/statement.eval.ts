@@ -235,7 +235,10 @@ export async function runGeneratedOfx(): Promise<StatementScore[]> {
         for (const [f, v] of Object.entries(want)) {
           s.headerTotal[f] = (s.headerTotal[f] ?? 0) + 1;
           if (st && st[f as keyof typeof want] === v) s.headerRight[f] = (s.headerRight[f] ?? 0) + 1;
-          else s.failures.push(`${o.id}: ${f} got ${JSON.stringify(st?.[f as keyof typeof want])} want ${JSON.stringify(v)}`);
+          else
+            s.failures.push(
+              `${o.id}: ${f} got ${JSON.stringify(st?.[f as keyof typeof want])} want ${JSON.stringify(v)}`,
+            );
         }
         scoreBalance(s, r);
       }

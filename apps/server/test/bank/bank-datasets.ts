@@ -141,8 +141,14 @@ export function csvTruth(): Array<TruthFile & { csv: string }> {
  * ofxparse's own assertions where it makes them).
  */
 export function ofxTruth(): TruthFile[] {
-  const raw = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'ofx-truth.json'), 'utf8')) as {
-    files: Array<{ file: string; transactions: Array<[string, number, 'debit' | 'credit']>; headers: TruthFile['headers'] }>;
+  const raw = JSON.parse(
+    readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'ofx-truth.json'), 'utf8'),
+  ) as {
+    files: Array<{
+      file: string;
+      transactions: Array<[string, number, 'debit' | 'credit']>;
+      headers: TruthFile['headers'];
+    }>;
   };
   return raw.files.map((f) => ({
     file: f.file,
