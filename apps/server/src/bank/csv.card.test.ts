@@ -5,7 +5,10 @@ const csv = (text: string) => {
   const r = parseCsvStatement(new TextEncoder().encode(text));
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   const st = r.statements[0]!;
-  return { rows: st.transactions.map((t) => [t.date, t.amountMinor, t.type]), warnings: st.warnings.map((w) => w.code) };
+  return {
+    rows: st.transactions.map((t) => [t.date, t.amountMinor, t.type]),
+    warnings: st.warnings.map((w) => w.code),
+  };
 };
 
 describe('CSV card exports that list purchases as positive amounts', () => {

@@ -785,18 +785,11 @@ export function cardSignsInverted(txs: StatementTransaction[], context: string):
     if (inverted > 0 && inverted >= 0.8 * (txs.length - 1) && asRead === 0) return 'the running balance says so';
     if (asRead > 0) return null;
   }
-  const f = context
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+  const f = context.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   if (!CARD_WORDS.test(f)) return null;
   const negatives = txs.filter((t) => t.type === 'debit');
   const positives = txs.length - negatives.length;
-  const folded = (t: StatementTransaction) =>
-    t.description
-      .normalize('NFD')
-      .replace(/\p{M}/gu, '')
-      .toLowerCase();
+  const folded = (t: StatementTransaction) => t.description.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   if (positives > negatives.length && negatives.every((t) => CARD_CREDIT_WORDS.test(folded(t))))
     return 'a card export whose negative rows are payments and refunds';
   return null;

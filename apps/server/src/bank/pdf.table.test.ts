@@ -239,4 +239,109 @@ describe('statement table from OCR lines: balance repairs', () => {
       ['2023-06-08', 2000, 'credit', 11000],
     ]);
   });
+
+  it('reads a date whose slashes OCR made digits, a minus read apart from its amount, and a value date with a speck', () => {
+    const st = statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 100.00', 1240, 1910]],
+        [['Closing balance: 75.00', 1240, 1910]],
+        [
+          ['Date', 140, 217],
+          ['Description', 381, 569],
+          ['Value', 1150, 1270],
+          ['Amount', 1761, 1910],
+        ],
+        [
+          ['2170672023', 125, 311],
+          ['Card payment', 381, 835],
+          ['- 21.06.', 1150, 1266],
+          ['10.00', 1775, 1908],
+        ],
+        [
+          ['22/06/2023', 139, 314],
+          ['Direct debit', 381, 835],
+          ['22.06', 1172, 1266],
+          ['—', 1600, 1680],
+          ['15.00', 1775, 1908],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2023-06-21', 1000, 'debit', null],
+      ['2023-06-22', 1500, 'debit', null],
+    ]);
+  });
+
+  it('turns the only set of unmarked rows whose lost minus closes opening + sum = closing, and nothing when two sets fit', () => {
+    const rows = (closing: string, amounts: string[]) =>
+      statementFromLines(
+        lines([
+          ...head,
+          [['Opening balance: 100.00', 1240, 1910]],
+          [[`Closing balance: ${closing}`, 1240, 1910]],
+          [
+            ['Date', 140, 217],
+            ['Description', 381, 569],
+            ['Amount', 1761, 1910],
+          ],
+          ...amounts.map(
+            (a, i): Array<[string, number, number]> => [
+              [`${String(10 + i)}/06/2023`, 139, 314],
+              ['Payment', 381, 835],
+              [a, 1775, 1908],
+            ],
+          ),
+        ]),
+      );
+    // Read: 100 + 10 + 20 + 40.01 = 170.01; printed 110.01 = 100 − 10 − 20 + 40.01.
+    expect(typed(rows('110.01', ['10.00', '20.00', '40.01'])).map((t) => t[2])).toEqual(['debit', 'debit', 'credit']);
+    // 100 + 10 + 20 + 30 = 160 vs 100: flipping 30 or 10 + 20 both fit, so nothing changes.
+    expect(typed(rows('100.00', ['10.00', '20.00', '30.00'])).map((t) => t[2])).toEqual(['credit', 'credit', 'credit']);
+  });
+
+  it('joins a row a skewed scan cut in two (amounts a little higher or lower) and reads letters OCR put in a date', () => {
+    const rows = lines([
+      ...head,
+      [['Opening balance: 100.00', 1240, 1910]],
+      [
+        ['Date', 140, 217],
+        ['Description', 381, 569],
+        ['Amount', 1487, 1616],
+        ['Balance', 1819, 1909],
+      ],
+      [
+        ['10/06/2023', 139, 314],
+        ['Card payment', 381, 835],
+        ['-10.00', 1512, 1616],
+        ['90.00', 1775, 1908],
+      ],
+      [
+        ['12/06/2023', 139, 314],
+        ['Salary', 381, 835],
+      ],
+      [
+        ['20.00', 1512, 1616],
+        ['110.00', 1775, 1908],
+      ],
+      [
+        ['-5.00', 1512, 1616],
+        ['105.00', 1775, 1908],
+      ],
+      [
+        ['l4/O6/2023', 139, 314],
+        ['Fee', 381, 835],
+      ],
+    ]);
+    // The cut halves sit 14 px apart, closer than a line height.
+    const at = rows.findIndex((l) => l.text.startsWith('12/06/2023'));
+    rows[at + 1] = { ...rows[at + 1]!, y0: rows[at]!.y0 + 14, y1: rows[at]!.y1 + 14 };
+    rows[at + 2] = { ...rows[at + 2]!, y0: rows[at + 1]!.y0 + 40, y1: rows[at + 1]!.y1 + 40 };
+    rows[at + 3] = { ...rows[at + 3]!, y0: rows[at + 2]!.y0 + 14, y1: rows[at + 2]!.y1 + 14 };
+    expect(typed(statementFromLines(rows))).toEqual([
+      ['2023-06-10', 1000, 'debit', 9000],
+      ['2023-06-12', 2000, 'credit', 11000],
+      ['2023-06-14', 500, 'debit', 10500],
+    ]);
+  });
 });

@@ -232,7 +232,36 @@ function leadingDate(
   text = text
     .replace(/^[\s.,'‘’"“”=~_|:;©°*-]{1,3}(?=\d)/, '')
     .replace(/^(\s*\d{1,2})[:;,](\d{1,2})([-./])(\d{2,4})/, '$1$3$2$3$4');
-  const d = findDates(text, order)[0];
+  let d = findDates(text, order)[0];
+  if (!(d && d.index <= 1)) {
+    // Letters OCR reads for digits inside the date ("O6/12/2O23", "l5.03.2024"): only where that leaves a real date.
+    const digits = text.replace(
+      /^\s*[\dOoQDlI|SZB]{1,2}[./-][\dOoQDlI|SZB]{1,2}[./-][\dOoQDlI|SZB]{2,4}(?=\s|$)/,
+      (m) =>
+        m
+          .replace(/[OoQD]/g, '0')
+          .replace(/[lI|]/g, '1')
+          .replace(/S/g, '5')
+          .replace(/Z/g, '2')
+          .replace(/B/g, '8'),
+    );
+    const again = digits !== text ? findDates(digits, order)[0] : undefined;
+    if (again && again.index <= 1) {
+      text = digits;
+      d = again;
+    }
+  }
+  if (!(d && d.index <= 1)) {
+    // Both slashes read as '1', '7' or 'l' ("2171172022"): only where that leaves a real date.
+    const slashes = text.replace(/^(\s*\d{2})[17lI|](\d{2})[17lI|](\d{4})(?=\s|$)/, '$1/$2/$3');
+    if (slashes !== text) {
+      const again = findDates(slashes, order)[0];
+      if (again && again.index <= 1) {
+        text = slashes;
+        d = again;
+      }
+    }
+  }
   if (d && d.index <= 1) return { iso: d.iso, rest: text.slice(d.index + d.length) };
   const short = /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/.exec(text);
   if (short) {
@@ -368,10 +397,46 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   return info;
 }
 
+const LOOSE_DATE = /^[^\p{L}\d]{0,3}[\dOoQDlI|SZB]{1,2}[./:-][\dOoQDlI|SZB]{1,2}[./:-][\dOoQDlI|SZB]{2,4}(?![\p{L}])/u;
+const LOOSE_AMOUNT = /^[^\p{L}\d]{0,3}\d[\d.,' ]*[.,:;]\d{2}[^\p{L}\d]{0,3}$/u;
+
+/**
+ * A skewed scan can cut one table row into two lines: the date and text on one, the amounts a little lower or
+ * higher on the next. A dated line without amounts next to an undated line of amounts only, less than a line
+ * height apart, is one row again.
+ */
+function joinSplitRows(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  const amountsOnly = (l: Line) =>
+    !LOOSE_DATE.test(l.cells[0]!.text) &&
+    l.cells.some((c) => LOOSE_AMOUNT.test(c.text)) &&
+    l.cells.every((c) => LOOSE_AMOUNT.test(c.text) || c.text.trim().length <= 2);
+  const datedNoAmount = (l: Line) =>
+    LOOSE_DATE.test(l.cells[0]!.text) && !l.cells.slice(1).some((c) => LOOSE_AMOUNT.test(c.text));
+  for (let i = 0; i < lines.length; i += 1) {
+    const a = lines[i]!;
+    const b = lines[i + 1];
+    const close = b && b.page === a.page && Math.abs(b.y0 - a.y0) < 0.9 * Math.max(a.size, b.size);
+    if (b && close && ((datedNoAmount(a) && amountsOnly(b)) || (amountsOnly(a) && datedNoAmount(b)))) {
+      const cells = [...a.cells, ...b.cells].sort((x, y) => x.x0 - y.x0);
+      out.push({
+        ...a,
+        y0: Math.min(a.y0, b.y0),
+        y1: Math.max(a.y1, b.y1),
+        cells,
+        text: cells.map((c) => c.text).join(' '),
+      });
+      i += 1;
+    } else out.push(a);
+  }
+  return out.map((l, index) => ({ ...l, index }));
+}
+
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
-export function statementFromLines(lines: Line[]): ParsedStatement {
+export function statementFromLines(input: Line[]): ParsedStatement {
   const st = emptyStatement();
-  if (!lines.length) return st;
+  if (!input.length) return st;
+  const lines = joinSplitRows(input);
   const doc = prepareDoc(lines);
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
   const head = readHeader(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
@@ -447,7 +512,22 @@ export function statementFromLines(lines: Line[]): ParsedStatement {
     if (rest) cellsLeft.push({ text: rest, x0: first.x1 - 1, x1: first.x1 });
     cellsLeft.push(...line.cells.slice(1));
     const numeric: Array<{ cell: Cell; minor: number; type: TransactionType | null }> = [];
+    // OCR: a minus read apart from its amount, as a dash of its own in the cell before it.
+    let looseMinus = false;
     for (const c of cellsLeft) {
+      if (cols && /^\s*[-—–]\s*$/.test(c.text)) {
+        looseMinus = true;
+        continue;
+      }
+      // A short value date under a date column is no amount, even without its last dot or with a speck ("- 26.01.").
+      const underDate = cols?.some(
+        (col) =>
+          (col.role === 'value' || col.role === 'date') && c.x0 < col.x1 + line.size && c.x1 > col.x0 - line.size,
+      );
+      if (underDate && /^[\s\-—–.,'‘’"|]*\d{1,2}[./-]\d{1,2}[./-]?[\s\-—–.]*$/.test(c.text)) {
+        row.texts.push(c.text);
+        continue;
+      }
       const dd = leadingDate(c.text, doc.dayOrder, yearOf);
       if (dd && row.valueDate === null && !row.texts.length) {
         const role = cols ? dateColumn(cols, c) : 'value';
@@ -461,8 +541,11 @@ export function statementFromLines(lines: Line[]): ParsedStatement {
         continue;
       }
       const a = amountCell(c.text, decimals, hint);
-      if (a) numeric.push({ cell: c, ...a });
-      else row.texts.push(c.text);
+      if (a) {
+        const signedColumn = cols && numericColumn(cols, c)?.role === 'amount';
+        numeric.push({ cell: c, ...a, type: looseMinus && signedColumn && a.type === null ? 'debit' : a.type });
+      } else row.texts.push(c.text);
+      looseMinus = false;
     }
     if (!numeric.length) {
       last = null;
@@ -539,8 +622,27 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
     if (opening === null || closing === null || !known.length) return known;
     const diff = closing - (opening + known.reduce((a, r) => a + signed(r), 0));
     if (diff === 0 || diff % 2 !== 0) return known;
-    const flips = known.filter((r) => r.type !== 'debit' && !r.typeFromColumn && r.amount === -diff / 2);
-    if (flips.length === 1) flips[0]!.type = 'debit';
+    // The rows that may have lost a minus: unmarked ones. Their only subset whose flip closes the gap is turned
+    // (all subsets for up to 14 such rows, single rows beyond); two subsets that both fit leave everything as read.
+    const open = known.filter((r) => r.type !== 'debit' && !r.typeFromColumn);
+    const target = -diff / 2;
+    let found: Row[] | null = null;
+    let count = 0;
+    if (open.length <= 14) {
+      for (let mask = 1; mask < 1 << open.length && count < 2; mask += 1) {
+        let sum = 0;
+        for (let k = 0; k < open.length; k += 1) if (mask & (1 << k)) sum += open[k]!.amount!;
+        if (sum === target) {
+          count += 1;
+          found = open.filter((_, k) => mask & (1 << k));
+        }
+      }
+    } else {
+      const single = open.filter((r) => r.amount === target);
+      count = single.length;
+      found = single;
+    }
+    if (count === 1 && found) for (const r of found) r.type = 'debit';
     return known;
   }
   const delta = (newestFirst: boolean) =>
