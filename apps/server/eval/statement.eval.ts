@@ -162,6 +162,17 @@ export function statementFamilies(): Record<string, { items: GeneratedStatement[
     scan: false,
     heldOut: true,
   };
+  // A second held-out family, added after all tuning of the PDF reader and never tuned on.
+  out['PDF DR/CR layout (held out, fresh)'] = {
+    items: LANGS.flatMap((lang, i) => [0, 1].map((k) => generateStatement(9100 + i * 10 + k, lang, 'holdout-drcr'))),
+    scan: false,
+    heldOut: true,
+  };
+  out['PDF DR/CR layout scans (held out, fresh, OCR)'] = {
+    items: LANGS.slice(2, 5).map((lang, i) => generateStatement(9500 + i, lang, 'holdout-drcr', 10)),
+    scan: true,
+    heldOut: true,
+  };
   out['PDF holdout layout scans (held out, OCR)'] = {
     items: LANGS.slice(0, 4).map((lang, i) => generateStatement(8000 + i, lang, 'holdout', 10)),
     scan: true,
