@@ -3,7 +3,9 @@
  * accuracy per field and the balance-check pass rate, on
  *   (a) generated PDF statements (statement.generator.ts): five dev layouts × seven languages, one-page scans of
  *       them, and the 'holdout' layout (text and scans) kept out of all tuning and reported apart;
- *   (b) ../shared/datasets/bank (camt.053, MT940, CSV) against their source projects' expected output.
+ *   (b) ../shared/datasets/bank (camt.053, MT940, CSV) against their source projects' expected output, and its OFX
+ *       files (ofxparse's fixtures) against hand-checked truth (test/bank/ofx-truth.json);
+ *   (c) generated OFX 1.02 SGML and 2.x XML files of the dev statements (ofx.generator.ts).
  * Part of `npm run eval`; alone: `npx tsx apps/server/eval/statement.eval.ts [--verbose] [--no-ocr]`
  * (--verbose lists the dev families' errors only, never the held-out one's).
  */
@@ -19,10 +21,12 @@ import {
   headerScore,
   matchTransactions,
   mt940Truth,
+  ofxTruth,
   type TruthTx,
 } from '../test/bank/bank-datasets';
 import { imageToPdf } from './eval.dataset';
 import { renderPdf, renderScan } from './invoice.renderers';
+import { renderOfx } from './ofx.generator';
 import { DEV_LAYOUTS, type GeneratedStatement, generateStatement, type StatementLayout } from './statement.generator';
 import type { GenLang } from './vocabulary';
 
@@ -158,6 +162,17 @@ export function statementFamilies(): Record<string, { items: GeneratedStatement[
     scan: false,
     heldOut: true,
   };
+  // A second held-out family, added after all tuning of the PDF reader and never tuned on.
+  out['PDF DR/CR layout (held out, fresh)'] = {
+    items: LANGS.flatMap((lang, i) => [0, 1].map((k) => generateStatement(9100 + i * 10 + k, lang, 'holdout-drcr'))),
+    scan: false,
+    heldOut: true,
+  };
+  out['PDF DR/CR layout scans (held out, fresh, OCR)'] = {
+    items: LANGS.slice(2, 5).map((lang, i) => generateStatement(9500 + i, lang, 'holdout-drcr', 10)),
+    scan: true,
+    heldOut: true,
+  };
   out['PDF holdout layout scans (held out, OCR)'] = {
     items: LANGS.slice(0, 4).map((lang, i) => generateStatement(8000 + i, lang, 'holdout', 10)),
     scan: true,
@@ -174,6 +189,7 @@ async function runDatasets(): Promise<StatementScore[]> {
     ['camt053', camtTruth().map((t) => ({ ...t, path: path.join(bankDatasets, 'camt053', t.file), t }))],
     ['mt940', mt940Truth().map((t) => ({ ...t, path: path.join(bankDatasets, 'mt940', t.file), t }))],
     ['csv', csvTruth().map((t) => ({ ...t, file: t.csv, path: path.join(bankDatasets, 'csv', t.csv), t }))],
+    ['ofx', ofxTruth().map((t) => ({ ...t, path: path.join(bankDatasets, 'ofx', t.file), t }))],
   ];
   for (const [name, items] of sets) {
     const s = newScore(`shared datasets/bank ${name}`);
@@ -199,6 +215,50 @@ async function runDatasets(): Promise<StatementScore[]> {
   return out;
 }
 
+/** Generated OFX, both dialects, bank and card statements (ofx.generator.ts); header fields OFX can carry. */
+export async function runGeneratedOfx(): Promise<StatementScore[]> {
+  const out: StatementScore[] = [];
+  for (const dialect of ['sgml', 'xml'] as const) {
+    const s = newScore(`OFX generated, ${dialect === 'sgml' ? '1.02 SGML' : '2.x XML'}`);
+    for (const [li, layout] of DEV_LAYOUTS.entries()) {
+      for (const [gi, lang] of LANGS.entries()) {
+        const seed = 3000 + li * 100 + gi * 10 + (dialect === 'xml' ? 1 : 0);
+        const o = renderOfx(generateStatement(seed, lang, layout), dialect, seed);
+        const t0 = performance.now();
+        const r = await readStatement(o.bytes, `${o.id}.ofx`);
+        s.ms += performance.now() - t0;
+        s.files += 1;
+        const st = r.ok ? r.statements[0] : undefined;
+        const m = matchTransactions(o.truth.transactions, st?.transactions ?? []);
+        s.truth += m.truth;
+        s.found += m.found;
+        s.matched += m.matched;
+        if (m.matched < m.truth || m.matched < m.found)
+          s.failures.push(`${o.id}: ${m.matched} of ${m.truth} truth, ${m.found} found`);
+        const want = {
+          bankName: o.truth.bankName,
+          accountNumber: o.truth.localAccount,
+          startDate: o.truth.startDate,
+          endDate: o.truth.endDate,
+          currency: o.truth.currency,
+          closingBalanceMinor: o.truth.closingBalanceMinor,
+        };
+        for (const [f, v] of Object.entries(want)) {
+          s.headerTotal[f] = (s.headerTotal[f] ?? 0) + 1;
+          if (st && st[f as keyof typeof want] === v) s.headerRight[f] = (s.headerRight[f] ?? 0) + 1;
+          else
+            s.failures.push(
+              `${o.id}: ${f} got ${JSON.stringify(st?.[f as keyof typeof want])} want ${JSON.stringify(v)}`,
+            );
+        }
+        scoreBalance(s, r);
+      }
+    }
+    out.push(s);
+  }
+  return out;
+}
+
 export async function runStatementEval(options: { verbose?: boolean; ocr?: boolean } = {}): Promise<StatementScore[]> {
   const scores: StatementScore[] = [];
   const families = statementFamilies();
@@ -210,7 +270,7 @@ export async function runStatementEval(options: { verbose?: boolean; ocr?: boole
     if (options.verbose) for (const x of s.failures) console.log(`    ${x}`);
     scores.push(s);
   }
-  for (const s of await runDatasets()) {
+  for (const s of [...(await runDatasets()), ...(await runGeneratedOfx())]) {
     console.log(formatStatementScore(s));
     if (options.verbose) for (const x of s.failures) console.log(`    ${x}`);
     scores.push(s);

@@ -7,7 +7,15 @@ import type { GenLang } from './vocabulary';
  * kept out of all tuning of the PDF statement reader: read its score only.
  */
 
-export type StatementLayout = 'signed' | 'debit-credit' | 'newest-first' | 'multipage' | 'unsigned-balance' | 'holdout';
+export type StatementLayout =
+  | 'signed'
+  | 'debit-credit'
+  | 'newest-first'
+  | 'multipage'
+  | 'unsigned-balance'
+  | 'holdout'
+  /** Second held-out family (added after all tuning): value date before booking date, DR/CR marks on amounts and balances. */
+  | 'holdout-drcr';
 export const DEV_LAYOUTS: StatementLayout[] = [
   'signed',
   'debit-credit',
@@ -473,7 +481,8 @@ export function generateStatement(
   const many = layout === 'multipage' || layout === 'holdout';
   const n0 = many ? int(r, 45, 90) : int(r, 6, 14);
   const n = rows ?? n0;
-  const multiLine = layout === 'debit-credit' || layout === 'multipage' || layout === 'holdout';
+  const multiLine =
+    layout === 'debit-credit' || layout === 'multipage' || layout === 'holdout' || layout === 'holdout-drcr';
   // Transactions, oldest first.
   const opening = int(r, -50_000, 900_000);
   let bal = opening;
@@ -571,6 +580,13 @@ export function generateStatement(
       { key: 'amount', head: w.amount, x: 470, right: true },
       { key: 'balance', head: w.balance, x: 555, right: true },
     ],
+    'holdout-drcr': [
+      { key: 'value', head: w.value, x: 40 },
+      { key: 'date', head: w.date, x: 110 },
+      { key: 'text', head: w.text, x: 180 },
+      { key: 'amount', head: w.amount, x: 470, right: true },
+      { key: 'balance', head: w.balance, x: 555, right: true },
+    ],
     holdout: [
       { key: 'date', head: w.h.date, x: 36 },
       { key: 'ref', head: w.h.ref, x: 108 },
@@ -597,7 +613,9 @@ export function generateStatement(
   const ordered = layout === 'newest-first' || holdout ? [...txs].reverse() : txs;
   const bottom = A4.h - 70;
   const footer = () => text(A4.w / 2, A4.h - 30, `${w.page} ${page}`, 8);
-  const rowBalance = (b: number) => text(balanceX, y, money(b), 9, { align: 'right' });
+  const drcr = layout === 'holdout-drcr';
+  const marked = (m: number) => `${money(Math.abs(m))} ${m < 0 ? 'DR' : 'CR'}`;
+  const rowBalance = (b: number) => text(balanceX, y, drcr ? marked(b) : money(b), 9, { align: 'right' });
   if (layout === 'debit-credit') {
     text(textCol.x, y, w.opening, 9);
     rowBalance(opening);
@@ -634,6 +652,8 @@ export function generateStatement(
       text(col.x, y, money(t.amountMinor), 9, { align: 'right' });
     } else if (layout === 'unsigned-balance') {
       text(amountX, y, money(t.amountMinor), 9, { align: 'right' });
+    } else if (drcr) {
+      text(amountX, y, marked(signed), 9, { align: 'right' });
     } else {
       text(amountX, y, money(signed), 9, { align: 'right' });
     }

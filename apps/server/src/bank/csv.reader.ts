@@ -608,6 +608,8 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
   // Settled from the first records: header row, columns, decimal style, the file's currency.
   let setup: { cols: Columns; dateCol: number; decimal: '.' | ','; fileCurrency: string | null } | null = null;
   let headerAt = -1;
+  // Header row and the lines above it, for telling a card export (see cardSignsInverted).
+  let context = '';
   const pending: string[][] = [];
   // Booking dates stay raw until every row is seen: the day-month order is inferred over all of them.
   const rawDates: string[] = [];
@@ -624,6 +626,7 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
       .flatMap((r) => [cell(r, cols.amount), cell(r, cols.debit), cell(r, cols.credit), cell(r, cols.balance)])
       .filter(Boolean);
     const preamble = pending.slice(0, headerAt).flat().join(' ');
+    context = `${preamble} ${pending[headerAt]!.join(' ')}`;
     st.accountNumber = IBAN_RE.exec(preamble)?.[1]?.replace(/\s+/g, '') ?? null;
     const fileCurrency =
       cols.headerCurrency ??
@@ -733,6 +736,14 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
     kept.push(t);
   });
   if (kept.length === 0) return fail('no_transactions', 'No row has both a date and an amount.');
+  const single = setup as unknown as { cols: Columns };
+  if (single.cols.amount !== undefined && single.cols.debit === undefined && single.cols.credit === undefined) {
+    const why = cardSignsInverted(kept, context);
+    if (why) {
+      for (const t of kept) t.type = t.type === 'debit' ? 'credit' : 'debit';
+      st.warnings.push(issue('signs_inverted', `Positive amounts are charges in this file (${why}); read as debits.`));
+    }
+  }
   st.transactions = kept;
   const currencies = new Set(kept.map((t) => t.currency));
   st.currency = currencies.size === 1 && !currencies.has('XXX') ? kept[0]!.currency : null;
@@ -744,6 +755,44 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
   st.startDate = first;
   st.endDate = last;
   return { ok: true, format: 'csv', statements: [st] };
+}
+
+/** Card exports name themselves: a card (number, holder, used) column or the words credit card, in the seven languages. */
+const CARD_WORDS =
+  /(?<![a-z_])(card|cards|cardmember|cardholder|creditcard|karte|kartennummer|karteninhaber|kreditkarte|carte|tarjeta|carta|kaart|kaartnummer|kaarthouder|card de credit)(?![a-z_])/;
+/** What pays a card or comes back on it: the rows a card export lists as negative. */
+const CARD_CREDIT_WORDS =
+  /(payment|thank you|refund|credit|return|cashback|zahlung|gutschrift|erstattung|ruckzahlung|paiement|remboursement|avoir|pago|abono|devolucion|reembolso|pagamento|rimborso|storno|betaling|terugbetaling|restitutie|plata|rambursare)/;
+
+/**
+ * Card exports that list purchases as positive amounts and payments as negative (the card issuer's view): the
+ * running balance proves it where there is one (each balance moves by the amount with the file's sign, in either
+ * order, while the signs say the opposite); without one, the file calls itself a card export and every negative row
+ * is a payment or refund while purchases are the most rows. Returns why, or null.
+ */
+export function cardSignsInverted(txs: StatementTransaction[], context: string): string | null {
+  const signed = (t: StatementTransaction) => (t.type === 'debit' ? -t.amountMinor : t.amountMinor);
+  const withBalance = txs.filter((t) => t.balanceAfterMinor !== null).length;
+  if (withBalance >= 2 && withBalance === txs.length) {
+    let asRead = 0;
+    let inverted = 0;
+    for (let i = 1; i < txs.length; i += 1) {
+      const forward = txs[i]!.balanceAfterMinor! - txs[i - 1]!.balanceAfterMinor!;
+      const backward = txs[i - 1]!.balanceAfterMinor! - txs[i]!.balanceAfterMinor!;
+      if (forward === signed(txs[i]!) || backward === signed(txs[i - 1]!)) asRead += 1;
+      else if (forward === -signed(txs[i]!) || backward === -signed(txs[i - 1]!)) inverted += 1;
+    }
+    if (inverted > 0 && inverted >= 0.8 * (txs.length - 1) && asRead === 0) return 'the running balance says so';
+    if (asRead > 0) return null;
+  }
+  const f = context.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  if (!CARD_WORDS.test(f)) return null;
+  const negatives = txs.filter((t) => t.type === 'debit');
+  const positives = txs.length - negatives.length;
+  const folded = (t: StatementTransaction) => t.description.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  if (positives > negatives.length && negatives.every((t) => CARD_CREDIT_WORDS.test(folded(t))))
+    return 'a card export whose negative rows are payments and refunds';
+  return null;
 }
 
 export const csvReader: StatementReader = {

@@ -1,7 +1,7 @@
 import { DEFAULT_LIMITS, type Line, type Word } from '../extraction/extraction.types';
 import { buildLines } from '../extraction/layout/lines';
 import { statementFromLines } from './pdf.table';
-import type { StatementReader, StatementReadResult } from './statement.types';
+import type { StatementReader, StatementReadOptions, StatementReadResult } from './statement.types';
 import { fail, headText } from './statement.util';
 
 /**
@@ -16,7 +16,10 @@ const MAX_OCR_PAGES = 12;
 
 const PDF_CODES: Record<string, string> = { pdf_encrypted: 'encrypted' };
 
-export async function readPdfStatement(bytes: Uint8Array): Promise<StatementReadResult> {
+export async function readPdfStatement(
+  bytes: Uint8Array,
+  options: StatementReadOptions = {},
+): Promise<StatementReadResult> {
   if (!headText(bytes, 1024).includes('%PDF-')) {
     return fail('unsupported_format', 'The file is named .pdf but is not a PDF.');
   }
@@ -53,8 +56,13 @@ export async function readPdfStatement(bytes: Uint8Array): Promise<StatementRead
       .sort((a, b) => a.page - b.page || a.y0 - b.y0)
       .map((l, index) => ({ ...l, index }));
   }
-  const st = statementFromLines(lines);
+  let st = statementFromLines(lines);
   st.warnings.unshift(...warnings);
+  if (options.model && lines.length) {
+    // Taken only when it passes the balance check (statement.model.ts).
+    const { improveStatementWithModel } = await import('./statement.model');
+    st = await improveStatementWithModel(st, lines, options.model);
+  }
   // No rows and no balances: not a statement (or one we cannot read), never an empty success. A statement that
   // states its balances but has no rows keeps its `no_transactions` warning.
   if (!st.transactions.length && st.openingBalanceMinor === null && st.closingBalanceMinor === null) {
@@ -93,7 +101,7 @@ export const pdfReader: StatementReader = {
   accepts(head, filename) {
     return headText(head, 1024).includes('%PDF-') || /\.pdf$/i.test(filename);
   },
-  read(bytes) {
-    return readPdfStatement(bytes);
+  read(bytes, _filename, options) {
+    return readPdfStatement(bytes, options);
   },
 };

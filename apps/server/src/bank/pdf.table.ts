@@ -77,6 +77,8 @@ interface Row {
   /** Explicit direction from the column or the sign; null when the cell leaves it open. */
   type: TransactionType | null;
   balance: number | null;
+  /** The direction came from a debit or credit column (not from a sign or the lack of one). */
+  typeFromColumn?: boolean;
 }
 
 /**
@@ -94,6 +96,22 @@ function rolesIn(folded: string): Array<{ role: Role; start: number; end: number
     }
   }
   return found.sort((a, b) => a.start - b.start);
+}
+
+/** The role columns of a line's cells (a header's or a piece of one). */
+function headerCells(line: Line, folded: string[]): Column[] {
+  const cols: Column[] = [];
+  line.cells.forEach((c, j) => {
+    const f = folded[j]!;
+    const roles = rolesIn(f);
+    const per = (c.x1 - c.x0) / Math.max(f.length, 1);
+    roles.forEach((r, k) => {
+      const x0 = k === 0 ? c.x0 : c.x0 + per * r.start;
+      const x1 = k === roles.length - 1 ? c.x1 : c.x0 + per * (roles[k + 1]!.start - 1);
+      cols.push({ role: r.role, x0, x1 });
+    });
+  });
+  return cols;
 }
 
 /** A header row: several role cells, among them a date and an amount, debit or credit column, and no digits. */
@@ -156,13 +174,37 @@ function dateColumn(cols: Column[], c: Cell): Role {
 
 const SIGN_SUFFIX = /\s*(?:(CR|Cr|H|C|\+)|(DR|Dr|S|D|-))\s*$/;
 
+/**
+ * OCR slips around an amount, undone before parsing: specks read as quotes or dots at either end ("‘270,10",
+ * "1.388,88."), a stray digit before a signed amount ("1 -1.145,31"), ':' for '.' and ';' for ',' between digits, and
+ * a decimal comma read as a point (or the reverse) when the groups still tell which separator is the decimal one
+ * ("1,468,26": three-digit groups, then the currency's fraction digits). Text-layer amounts pass through unchanged.
+ */
+export function ocrAmountRepair(text: string, decimals: number, hint?: '.' | ','): string {
+  // A short date ("05.03.") is no amount with a speck after it.
+  if (/^\d{1,2}[./-]\d{1,2}[./-]$/.test(text.trim())) return text;
+  let s = text
+    .replace(/\u2212/g, '-')
+    .replace(/^[\s.,'‘’"“”=~_|:;©°*]+(?=[-+(]?\d)/, '')
+    .replace(/^\d\s+(?=-\d)/, '')
+    .replace(/(\d)[:](?=\d)/g, '$1.')
+    .replace(/(\d)[;](?=\d)/g, '$1,')
+    .replace(/(\d[.,]\d{1,3})[\s.,'‘’"“”|:;°*_~]+$/, '$1');
+  if (decimals > 0) {
+    const m = new RegExp(`^([-+]?)(\\d{1,3}(?:([.,])\\d{3})+)([.,])(\\d{${decimals}})(\\s*-)?$`).exec(s);
+    if (m && m[3] === m[4] && !m[2]!.replace(/\d/g, '').replaceAll(m[3]!, ''))
+      s = `${m[1]}${m[2]!.replace(/[.,]/g, '')}${hint ?? '.'}${m[5]}${m[6] ?? ''}`;
+  }
+  return s;
+}
+
 /** A cell holding an amount (and maybe a currency and a direction mark), as signed minor units; null otherwise. */
 export function amountCell(
   text: string,
   decimals: number,
   hint: '.' | ',' | undefined,
 ): { minor: number; type: TransactionType | null } | null {
-  let s = text.replace(/[€£$]|(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])|\blei\b/g, ' ').trim();
+  let s = ocrAmountRepair(text.replace(/[€£$]|(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])|\blei\b/g, ' ').trim(), decimals);
   let mark: TransactionType | null = null;
   const suffix = SIGN_SUFFIX.exec(s);
   if (suffix && /\d/.test(s.slice(0, suffix.index))) {
@@ -186,7 +228,40 @@ function leadingDate(
   order: DayOrder,
   yearOf: (m: number) => number | null,
 ): { iso: string; rest: string } | null {
-  const d = findDates(text, order)[0];
+  // OCR: specks before the date ("- 03/07/2023", "‘30/12/2023") and ':' read for the date's own separator.
+  text = text
+    .replace(/^[\s.,'‘’"“”=~_|:;©°*-]{1,3}(?=\d)/, '')
+    .replace(/^(\s*\d{1,2})[:;,](\d{1,2})([-./])(\d{2,4})/, '$1$3$2$3$4');
+  let d = findDates(text, order)[0];
+  if (!(d && d.index <= 1)) {
+    // Letters OCR reads for digits inside the date ("O6/12/2O23", "l5.03.2024"): only where that leaves a real date.
+    const digits = text.replace(
+      /^\s*[\dOoQDlI|SZB]{1,2}[./-][\dOoQDlI|SZB]{1,2}[./-][\dOoQDlI|SZB]{2,4}(?=\s|$)/,
+      (m) =>
+        m
+          .replace(/[OoQD]/g, '0')
+          .replace(/[lI|]/g, '1')
+          .replace(/S/g, '5')
+          .replace(/Z/g, '2')
+          .replace(/B/g, '8'),
+    );
+    const again = digits !== text ? findDates(digits, order)[0] : undefined;
+    if (again && again.index <= 1) {
+      text = digits;
+      d = again;
+    }
+  }
+  if (!(d && d.index <= 1)) {
+    // Both slashes read as '1', '7' or 'l' ("2171172022"): only where that leaves a real date.
+    const slashes = text.replace(/^(\s*\d{2})[17lI|](\d{2})[17lI|](\d{4})(?=\s|$)/, '$1/$2/$3');
+    if (slashes !== text) {
+      const again = findDates(slashes, order)[0];
+      if (again && again.index <= 1) {
+        text = slashes;
+        d = again;
+      }
+    }
+  }
   if (d && d.index <= 1) return { iso: d.iso, rest: text.slice(d.index + d.length) };
   const short = /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/.exec(text);
   if (short) {
@@ -322,10 +397,46 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   return info;
 }
 
+const LOOSE_DATE = /^[^\p{L}\d]{0,3}[\dOoQDlI|SZB]{1,2}[./:-][\dOoQDlI|SZB]{1,2}[./:-][\dOoQDlI|SZB]{2,4}(?![\p{L}])/u;
+const LOOSE_AMOUNT = /^[^\p{L}\d]{0,3}\d[\d.,' ]*[.,:;]\d{2}[^\p{L}\d]{0,3}$/u;
+
+/**
+ * A skewed scan can cut one table row into two lines: the date and text on one, the amounts a little lower or
+ * higher on the next. A dated line without amounts next to an undated line of amounts only, less than a line
+ * height apart, is one row again.
+ */
+function joinSplitRows(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  const amountsOnly = (l: Line) =>
+    !LOOSE_DATE.test(l.cells[0]!.text) &&
+    l.cells.some((c) => LOOSE_AMOUNT.test(c.text)) &&
+    l.cells.every((c) => LOOSE_AMOUNT.test(c.text) || c.text.trim().length <= 2);
+  const datedNoAmount = (l: Line) =>
+    LOOSE_DATE.test(l.cells[0]!.text) && !l.cells.slice(1).some((c) => LOOSE_AMOUNT.test(c.text));
+  for (let i = 0; i < lines.length; i += 1) {
+    const a = lines[i]!;
+    const b = lines[i + 1];
+    const close = b && b.page === a.page && Math.abs(b.y0 - a.y0) < 0.9 * Math.max(a.size, b.size);
+    if (b && close && ((datedNoAmount(a) && amountsOnly(b)) || (amountsOnly(a) && datedNoAmount(b)))) {
+      const cells = [...a.cells, ...b.cells].sort((x, y) => x.x0 - y.x0);
+      out.push({
+        ...a,
+        y0: Math.min(a.y0, b.y0),
+        y1: Math.max(a.y1, b.y1),
+        cells,
+        text: cells.map((c) => c.text).join(' '),
+      });
+      i += 1;
+    } else out.push(a);
+  }
+  return out.map((l, index) => ({ ...l, index }));
+}
+
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
-export function statementFromLines(lines: Line[]): ParsedStatement {
+export function statementFromLines(input: Line[]): ParsedStatement {
   const st = emptyStatement();
-  if (!lines.length) return st;
+  if (!input.length) return st;
+  const lines = joinSplitRows(input);
   const doc = prepareDoc(lines);
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
   const head = readHeader(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
@@ -359,6 +470,16 @@ export function statementFromLines(lines: Line[]): ParsedStatement {
     if (hdr) {
       cols = hdr;
       last = null;
+      // A skewed scan can put part of the header a line lower ("importo" here, "saldo" just under it): header words
+      // right under the header, with no digits, add their columns where the header has none.
+      for (let k = i + 1; k < doc.lines.length; k += 1) {
+        const next = doc.lines[k]!;
+        if (next.page !== line.page || next.y0 - line.y1 > line.size || /\d/.test(next.text)) break;
+        const extra = headerCells(next, doc.folded[k]!).filter((c) => !cols!.some((o) => c.x0 < o.x1 && c.x1 > o.x0));
+        if (!extra.length) break;
+        cols = [...cols, ...extra].sort((a, b) => a.x0 - b.x0);
+        i = k;
+      }
       continue;
     }
     const f = foldAligned(line.text);
@@ -391,11 +512,27 @@ export function statementFromLines(lines: Line[]): ParsedStatement {
     if (rest) cellsLeft.push({ text: rest, x0: first.x1 - 1, x1: first.x1 });
     cellsLeft.push(...line.cells.slice(1));
     const numeric: Array<{ cell: Cell; minor: number; type: TransactionType | null }> = [];
+    // OCR: a minus read apart from its amount, as a dash of its own in the cell before it.
+    let looseMinus = false;
     for (const c of cellsLeft) {
+      if (cols && /^\s*[-—–]\s*$/.test(c.text)) {
+        looseMinus = true;
+        continue;
+      }
+      // A short value date under a date column is no amount, even without its last dot or with a speck ("- 26.01.").
+      const underDate = cols?.some(
+        (col) =>
+          (col.role === 'value' || col.role === 'date') && c.x0 < col.x1 + line.size && c.x1 > col.x0 - line.size,
+      );
+      if (underDate && /^[\s\-—–.,'‘’"|]*\d{1,2}[./-]\d{1,2}[./-]?[\s\-—–.]*$/.test(c.text)) {
+        row.texts.push(c.text);
+        continue;
+      }
       const dd = leadingDate(c.text, doc.dayOrder, yearOf);
       if (dd && row.valueDate === null && !row.texts.length) {
         const role = cols ? dateColumn(cols, c) : 'value';
-        if (role === 'date' && cols) {
+        // Only when the header has both columns: a value-date header lost to OCR leaves one date column for both.
+        if (role === 'date' && cols && dateColumn(cols, first) === 'value') {
           // The booking date column comes second: the first date was the value date.
           row.valueDate = row.date;
           row.date = dd.iso;
@@ -404,8 +541,11 @@ export function statementFromLines(lines: Line[]): ParsedStatement {
         continue;
       }
       const a = amountCell(c.text, decimals, hint);
-      if (a) numeric.push({ cell: c, ...a });
-      else row.texts.push(c.text);
+      if (a) {
+        const signedColumn = cols && numericColumn(cols, c)?.role === 'amount';
+        numeric.push({ cell: c, ...a, type: looseMinus && signedColumn && a.type === null ? 'debit' : a.type });
+      } else row.texts.push(c.text);
+      looseMinus = false;
     }
     if (!numeric.length) {
       last = null;
@@ -431,16 +571,22 @@ export function statementFromLines(lines: Line[]): ParsedStatement {
         row.balance = numeric[numeric.length - 1]!.minor * (numeric.at(-1)!.type === 'debit' ? -1 : 1);
     }
     if (row.amount === null) {
-      last = null;
+      // A dated row with only its running balance: its amount cell was unreadable (OCR). Kept for the balance chain to
+      // restore from the balances around it, or dropped there.
+      if (row.balance !== null && cols?.some((c) => c.role === 'balance')) {
+        rows.push(row);
+        last = row;
+      } else last = null;
       continue;
     }
+    row.typeFromColumn = cols ? (numericColumn(cols, numeric[0]!.cell)?.role ?? 'amount') !== 'amount' : false;
     rows.push(row);
     last = row;
   }
   if (st.openingBalanceMinor === null && carriedBeforeFirst !== null) st.openingBalanceMinor = carriedBeforeFirst;
 
-  settleTypes(rows, st.openingBalanceMinor);
-  st.transactions = rows.map(
+  const settled = settleTypes(rows, st.openingBalanceMinor, st.closingBalanceMinor);
+  st.transactions = settled.map(
     (r): StatementTransaction =>
       transaction({
         date: r.date,
@@ -459,29 +605,107 @@ export function statementFromLines(lines: Line[]): ParsedStatement {
 }
 
 /**
- * Direction from the running balance: the difference between a row's balance and the one before it (in reading
- * order, or the one after it for newest-first statements) equals the amount, and its sign is the direction. Used
- * where the columns left it open and where it contradicts a sign (an OCR'd minus is easily lost); only when the
- * balances fit most rows, so a misread balance column changes nothing.
+ * Direction (and, for OCR, repairs) from the balances. With a running balance column the rows are followed in
+ * time order (reading order, or reversed for newest-first statements) from the opening balance: a row whose printed
+ * balance is the previous one plus or minus its amount takes that direction; where its balance is missing or misread,
+ * the next row's balance decides (only one direction of this row reaches it); a row whose amount was unreadable gets
+ * the difference of the balances around it when the next row confirms its balance, else it is dropped. Used where
+ * the columns left the direction open and where they contradict the balances (an OCR'd minus is easily lost); only
+ * when the balances fit most rows, so a misread balance column changes nothing. Without running balances, a lone
+ * row whose lost minus explains opening + sum ≠ closing exactly is turned to a debit.
  */
-function settleTypes(rows: Row[], opening: number | null): void {
+function settleTypes(rows: Row[], opening: number | null, closing: number | null): Row[] {
+  const signed = (r: Row) => (r.type === 'debit' ? -r.amount! : r.amount!);
   if (rows.filter((r) => r.balance !== null).length < 2) {
     // A signed column where no row shows a sign cannot be told apart from an unsigned one: positive means credit.
-    return;
+    const known = rows.filter((r) => r.amount !== null);
+    if (opening === null || closing === null || !known.length) return known;
+    const diff = closing - (opening + known.reduce((a, r) => a + signed(r), 0));
+    if (diff === 0 || diff % 2 !== 0) return known;
+    // The rows that may have lost a minus: unmarked ones. Their only subset whose flip closes the gap is turned
+    // (all subsets for up to 14 such rows, single rows beyond); two subsets that both fit leave everything as read.
+    const open = known.filter((r) => r.type !== 'debit' && !r.typeFromColumn);
+    const target = -diff / 2;
+    let found: Row[] | null = null;
+    let count = 0;
+    if (open.length <= 14) {
+      for (let mask = 1; mask < 1 << open.length && count < 2; mask += 1) {
+        let sum = 0;
+        for (let k = 0; k < open.length; k += 1) if (mask & (1 << k)) sum += open[k]!.amount!;
+        if (sum === target) {
+          count += 1;
+          found = open.filter((_, k) => mask & (1 << k));
+        }
+      }
+    } else {
+      const single = open.filter((r) => r.amount === target);
+      count = single.length;
+      found = single;
+    }
+    if (count === 1 && found) for (const r of found) r.type = 'debit';
+    return known;
   }
   const delta = (newestFirst: boolean) =>
     rows.map((r, i) => {
       const prev = newestFirst ? rows[i + 1]?.balance : i === 0 ? opening : rows[i - 1]!.balance;
       return r.balance === null || prev === null || prev === undefined ? null : r.balance - prev;
     });
-  const fits = (ds: Array<number | null>) => ds.filter((d, i) => d !== null && Math.abs(d) === rows[i]!.amount).length;
+  const fits = (ds: Array<number | null>) =>
+    ds.filter((d, i) => d !== null && rows[i]!.amount !== null && Math.abs(d) === rows[i]!.amount).length;
   const forward = delta(false);
   const backward = delta(true);
-  const ds = fits(backward) > fits(forward) ? backward : forward;
-  const known = ds.filter((d) => d !== null).length;
-  if (!known || fits(ds) < 0.6 * known) return;
-  rows.forEach((r, i) => {
-    const d = ds[i];
-    if (d !== null && d !== undefined && d !== 0 && Math.abs(d) === r.amount) r.type = d < 0 ? 'debit' : 'credit';
+  const newestFirst = fits(backward) > fits(forward);
+  const ds = newestFirst ? backward : forward;
+  const known = ds.filter((d, i) => d !== null && rows[i]!.amount !== null).length;
+  if (!known || fits(ds) < 0.6 * known) return rows.filter((r) => r.amount !== null);
+  const chrono = newestFirst ? [...rows].reverse() : rows;
+  // The balance before the oldest row: the opening balance, or unknown until the first printed balance.
+  let cur: number | null = opening;
+  const dropped = new Set<Row>();
+  const reaches = (from: number, r: Row, next: Row | undefined): number[] => {
+    // The directions of r after which the next row's printed balance can follow (either direction of the next row).
+    if (!next || next.balance === null || next.amount === null || r.amount === null) return [];
+    return [1, -1].filter((sr) => [1, -1].some((sn) => from + sr * r.amount! + sn * next.amount! === next.balance));
+  };
+  chrono.forEach((r, i) => {
+    const next = chrono[i + 1];
+    if (cur === null) {
+      if (r.amount === null) dropped.add(r);
+      cur = r.balance;
+      return;
+    }
+    if (r.amount === null) {
+      // Unreadable amount: the balances around it tell it, when the next row confirms this row's balance.
+      const amount = r.balance! - cur;
+      const confirmed = next
+        ? next.balance !== null && next.amount !== null && Math.abs(next.balance - r.balance!) === next.amount
+        : closing === null || closing === r.balance;
+      if (amount !== 0 && confirmed) {
+        r.amount = Math.abs(amount);
+        r.type = amount < 0 ? 'debit' : 'credit';
+        cur = r.balance;
+      } else {
+        dropped.add(r);
+        cur = r.balance;
+      }
+      return;
+    }
+    const direct = r.balance === null ? [] : [1, -1].filter((sg) => cur! + sg * r.amount! === r.balance);
+    if (direct.length === 1) {
+      r.type = direct[0]! < 0 ? 'debit' : 'credit';
+      cur = r.balance;
+      return;
+    }
+    const ahead = reaches(cur, r, next);
+    if (ahead.length === 1) {
+      // This row's balance is missing or misread; the next one's settles the direction (and the balance).
+      r.type = ahead[0]! < 0 ? 'debit' : 'credit';
+      cur = cur + signed(r);
+      if (r.balance !== null) r.balance = cur;
+      return;
+    }
+    // Nothing fits (a lost row, or two misreads in a row): start again from this row's printed balance.
+    cur = r.balance ?? cur + signed(r);
   });
+  return rows.filter((r) => !dropped.has(r) && r.amount !== null);
 }

@@ -3,13 +3,16 @@ import path from 'node:path';
 import { documentSettings, loadConfig } from '../config';
 import { closeDocumentSandbox, configureDocumentSandbox } from '../sandbox/document-sandbox';
 import { readStatementInSandbox } from './statement.sandbox';
-import type { StatementReadResult } from './statement.types';
+import type { StatementReadOptions, StatementReadResult } from './statement.types';
 
 /**
  * A statement file named on the command line, read as the server reads uploads: in the document sandbox, with the
  * configured limits. A missing file is an error naming it; the sandbox is closed afterwards so the CLI can exit.
  */
-export async function readStatementFileInSandbox(file: string): Promise<StatementReadResult> {
+export async function readStatementFileInSandbox(
+  file: string,
+  options: StatementReadOptions = {},
+): Promise<StatementReadResult> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -20,7 +23,7 @@ export async function readStatementFileInSandbox(file: string): Promise<Statemen
   const documents = documentSettings(loadConfig().documents);
   await configureDocumentSandbox({ ...documents.sandbox, processes: 1 });
   try {
-    return await readStatementInSandbox(new Uint8Array(bytes), path.basename(file));
+    return await readStatementInSandbox(new Uint8Array(bytes), path.basename(file), options);
   } finally {
     await closeDocumentSandbox();
   }

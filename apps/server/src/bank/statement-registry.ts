@@ -4,7 +4,7 @@ import { csvReader } from './csv.reader';
 import { mt940Reader } from './mt940.reader';
 import { ofxReader } from './ofx.reader';
 import { pdfReader } from './pdf.reader';
-import type { StatementReader, StatementReadResult } from './statement.types';
+import type { StatementReader, StatementReadOptions, StatementReadResult } from './statement.types';
 
 /** Structured readers, most specific sniff first; CSV last because almost any text has commas. */
 export const STRUCTURED_READERS: readonly StatementReader[] = [camt053Reader, ofxReader, mt940Reader, csvReader];
@@ -31,6 +31,7 @@ export async function readStatement(
   bytes: Uint8Array,
   filename: string,
   readers: readonly StatementReader[] = ALL_READERS,
+  options: StatementReadOptions = {},
 ): Promise<StatementReadResult> {
   if (bytes.length === 0) return { ok: false, errors: [{ code: 'empty_file', message: 'The file is empty.' }] };
   const reader = pickReader(bytes, filename, readers);
@@ -44,7 +45,7 @@ export async function readStatement(
   }
   let result: StatementReadResult;
   try {
-    result = await reader.read(bytes, filename);
+    result = await reader.read(bytes, filename, options);
   } catch (e) {
     return {
       ok: false,

@@ -62,5 +62,10 @@ export interface StatementReader {
   readonly format: StatementFormat;
   /** From the first bytes and the name only: cheap, no parsing. */
   accepts(head: Uint8Array, filename: string): boolean;
-  read(bytes: Uint8Array, filename: string): Promise<StatementReadResult>;
+  read(bytes: Uint8Array, filename: string, options?: StatementReadOptions): Promise<StatementReadResult>;
+}
+
+export interface StatementReadOptions {
+  /** The optional OpenAI-compatible endpoint; PDFs whose rule reading is in doubt ask it (statement.model.ts). */
+  model?: import('../extraction/extraction.types').ModelEndpointOptions;
 }

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { decimalToMinorUnits } from '@invoicebox/core';
 import { repoRoot } from '../../eval/eval.dataset';
 import { parseOfx } from '../../src/bank/ofx.reader';
@@ -133,6 +134,27 @@ export function csvTruth(): Array<TruthFile & { csv: string }> {
     );
     return { file: ofx, csv, transactions, headers: [] };
   });
+}
+
+/**
+ * ofxparse's fixtures with hand-checked truth (ofx-truth.json: each <STMTTRN> read by eye, cross-checked with
+ * ofxparse's own assertions where it makes them).
+ */
+export function ofxTruth(): TruthFile[] {
+  const raw = JSON.parse(
+    readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'ofx-truth.json'), 'utf8'),
+  ) as {
+    files: Array<{
+      file: string;
+      transactions: Array<[string, number, 'debit' | 'credit']>;
+      headers: TruthFile['headers'];
+    }>;
+  };
+  return raw.files.map((f) => ({
+    file: f.file,
+    transactions: f.transactions.map(([date, amountMinor, type]) => ({ date, amountMinor, type })),
+    headers: f.headers,
+  }));
 }
 
 export interface Score {

@@ -2,6 +2,7 @@ import type { Canvas } from '@napi-rs/canvas';
 import type { ExtractionResult, FieldName, Line, ModelEndpointOptions } from '../extraction.types';
 import { isIsoDate } from '../rules/date.parser';
 import { currencyDecimals, findAmounts, KNOWN_CURRENCIES, parseXmlDecimal } from '../rules/money.parser';
+import { askModelJson } from './model.client';
 
 /**
  * Optional OpenAI-compatible model (chat completions with a JSON-schema answer), asked only when a rule answer is
@@ -75,38 +76,18 @@ async function ask(
   text: string,
   images: Array<() => Promise<Canvas>>,
 ): Promise<ModelAnswer> {
-  const { default: OpenAI } = await import('openai');
-  const client = new OpenAI({
-    baseURL: options.baseURL,
-    apiKey: options.apiKey,
-    timeout: options.timeoutMs ?? 30_000,
-    maxRetries: 1,
-  });
-  type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
-  const content: Part[] = [{ type: 'text', text: `${PROMPT}\n\n${text}` }];
+  const imageUrls: string[] = [];
   if (options.vision && images.length && text.trim().length < 200) {
-    const canvas = await images[0]!();
-    const png = await canvas.encode('png');
-    content.push({
-      type: 'image_url',
-      image_url: { url: `data:image/png;base64,${Buffer.from(png).toString('base64')}` },
-    });
+    const png = await (await images[0]!()).encode('png');
+    imageUrls.push(`data:image/png;base64,${Buffer.from(png).toString('base64')}`);
   }
-  const response = await client.chat.completions.create({
-    model: options.model,
-    temperature: 0,
-    messages: [
-      { role: 'system', content: 'You read invoices and answer with JSON that matches the given schema.' },
-      { role: 'user', content },
-    ],
-    response_format: { type: 'json_schema', json_schema: { name: 'invoice_fields', strict: true, schema: SCHEMA } },
-  } as never);
-  const raw = (response as { choices?: Array<{ message?: { content?: string | null } }> }).choices?.[0]?.message
-    ?.content;
-  if (!raw) throw new Error('empty answer');
-  const json = JSON.parse(raw.replace(/^```(?:json)?\s*|\s*```$/g, '')) as unknown;
-  if (!json || typeof json !== 'object') throw new Error('answer is not a JSON object');
-  return json as ModelAnswer;
+  return (await askModelJson(options, {
+    system: 'You read invoices and answer with JSON that matches the given schema.',
+    prompt: `${PROMPT}\n\n${text}`,
+    schemaName: 'invoice_fields',
+    schema: SCHEMA as unknown as Record<string, unknown>,
+    imageUrls,
+  })) as ModelAnswer;
 }
 
 /** Validates each field of the model's answer and takes it where the rules were missing or less sure. */

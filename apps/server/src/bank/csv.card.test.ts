@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { parseCsvStatement } from './csv.reader';
+
+const csv = (text: string) => {
+  const r = parseCsvStatement(new TextEncoder().encode(text));
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  const st = r.statements[0]!;
+  return {
+    rows: st.transactions.map((t) => [t.date, t.amountMinor, t.type]),
+    warnings: st.warnings.map((w) => w.code),
+  };
+};
+
+describe('CSV card exports that list purchases as positive amounts', () => {
+  it('reads them as debits when the file is a card export and its negative rows are payments', () => {
+    const r = csv(
+      [
+        'Date,Description,Card Member,Account #,Amount,Currency',
+        '2024-03-02,AMAZON MARKETPLACE,J DOE,-71005,25.99,USD',
+        '2024-03-05,SHELL OIL 5744,J DOE,-71005,48.10,USD',
+        '2024-03-07,UBER TRIP,J DOE,-71005,12.40,USD',
+        '2024-03-09,ONLINE PAYMENT - THANK YOU,J DOE,-71005,-500.00,USD',
+        '2024-03-11,REFUND AMAZON MARKETPLACE,J DOE,-71005,-25.99,USD',
+      ].join('\n'),
+    );
+    expect(r.rows).toEqual([
+      ['2024-03-02', 2599, 'debit'],
+      ['2024-03-05', 4810, 'debit'],
+      ['2024-03-07', 1240, 'debit'],
+      ['2024-03-09', 50000, 'credit'],
+      ['2024-03-11', 2599, 'credit'],
+    ]);
+    expect(r.warnings).toContain('signs_inverted');
+  });
+
+  it('in German too (Kreditkarte in the lines above the header)', () => {
+    const r = csv(
+      [
+        'Kreditkarte;4548 **** **** 1234',
+        '',
+        'Buchungsdatum;Buchungstext;Betrag;Währung',
+        '02.03.2024;REWE SAGT DANKE;25,99;EUR',
+        '05.03.2024;DB VERTRIEB;48,10;EUR',
+        '09.03.2024;Zahlung erhalten;-74,09;EUR',
+      ].join('\n'),
+    );
+    expect(r.rows.map((x) => x[2])).toEqual(['debit', 'debit', 'credit']);
+  });
+
+  it('follows the running balance where there is one, card words or not', () => {
+    // The balance is the holder's (negative: owed) and goes down by each positive amount: those are charges.
+    const r = csv(
+      [
+        'Date,Description,Amount,Balance',
+        '2024-03-02,Grocer,25.00,-125.00',
+        '2024-03-05,Fuel,40.00,-165.00',
+        '2024-03-09,Payment,-100.00,-65.00',
+      ].join('\n'),
+    );
+    expect(r.rows.map((x) => x[2])).toEqual(['debit', 'debit', 'credit']);
+  });
+
+  it('leaves a bank account export alone: negative purchases, or a card column with card purchases negative', () => {
+    const bank = csv(
+      [
+        'Date,Description,Card,Amount',
+        '2024-03-02,Card payment Grocer,**** 1234,-25.00',
+        '2024-03-05,Salary ACME,,2500.00',
+        '2024-03-09,Card payment Fuel,**** 1234,-40.00',
+      ].join('\n'),
+    );
+    expect(bank.rows.map((x) => x[2])).toEqual(['debit', 'credit', 'debit']);
+    expect(bank.warnings).not.toContain('signs_inverted');
+    const balanced = csv(
+      ['Date,Description,Amount,Balance', '2024-03-02,Grocer,-25.00,75.00', '2024-03-05,Salary,40.00,115.00'].join(
+        '\n',
+      ),
+    );
+    expect(balanced.rows.map((x) => x[2])).toEqual(['debit', 'credit']);
+  });
+});

@@ -1,0 +1,347 @@
+import { describe, expect, it } from 'vitest';
+import type { Line } from '../extraction/extraction.types';
+import { amountCell, ocrAmountRepair, statementFromLines } from './pdf.table';
+
+/** Lines as OCR gives them: cells with pixel x-positions, 40 px apart. */
+function lines(rows: Array<Array<[string, number, number]>>): Line[] {
+  return rows.map((cells, i) => ({
+    page: 1,
+    index: i,
+    y0: 100 + 40 * i,
+    y1: 130 + 40 * i,
+    rel: (100 + 40 * i) / 3500,
+    cells: cells.map(([text, x0, x1]) => ({ text, x0, x1 })),
+    text: cells.map((c) => c[0]).join(' '),
+    size: 30,
+  }));
+}
+
+const head: Array<Array<[string, number, number]>> = [
+  [['Harbour Trust Bank', 140, 700]],
+  [['IBAN: GB33BUKB20201555555555', 140, 700]],
+  [['Statement period: 01/06/2023 to 30/06/2023', 140, 860]],
+  [['Currency: GBP', 140, 360]],
+];
+const typed = (r: ReturnType<typeof statementFromLines>) =>
+  r.transactions.map((t) => [t.date, t.amountMinor, t.type, t.balanceAfterMinor]);
+
+describe('OCR repairs of amount cells', () => {
+  it.each([
+    ['‘270,10', ',', '270,10'],
+    ['1.388,88.', ',', '1.388,88'],
+    ['1 -1:145,31', ',', '-1.145,31'],
+    ['6.652;43', ',', '6.652,43'],
+    ['.-1,104.09', '.', '-1,104.09'],
+    ['1,468,26', ',', '1468,26'],
+    ['1.468.26', '.', '1468.26'],
+    ['05.03.', ',', '05.03.'],
+    ['1.234,56', ',', '1.234,56'],
+  ] as const)('%s → %s', (text, hint, want) => {
+    expect(ocrAmountRepair(text, 2, hint)).toBe(want);
+  });
+
+  it('reads the repaired amounts and leaves a short date alone', () => {
+    expect(amountCell('1,468,26', 2, ',')).toEqual({ minor: 146826, type: null });
+    expect(amountCell('1 -1:145,31', 2, ',')).toEqual({ minor: 114531, type: 'debit' });
+    expect(amountCell('05.03.', 2, ',')).toBeNull();
+  });
+});
+
+describe('statement table from OCR lines: balance repairs', () => {
+  it('turns the one row whose lost minus explains opening + sum ≠ closing into a debit', () => {
+    const st = statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 100.00', 1240, 1910]],
+        [['Closing balance: 50.00', 1240, 1910]],
+        [
+          ['Date', 140, 217],
+          ['Description', 381, 569],
+          ['Amount', 1761, 1910],
+        ],
+        [
+          ['07/06/2023', 139, 314],
+          ['Direct debit Insurance', 381, 835],
+          ['25.00', 1775, 1908],
+        ],
+        [
+          ['11/06/2023', 139, 314],
+          ['Salary', 381, 835],
+          ['20.00', 1775, 1908],
+        ],
+        [
+          ['13/06/2023', 139, 314],
+          ['Card payment', 381, 835],
+          ['-20.00', 1775, 1908],
+        ],
+      ]),
+    );
+    // 100 + 25 + 20 − 20 = 125, and no single lost minus (−50 or −40) gives 50: nothing is changed.
+    expect(typed(st).map((t) => t[2])).toEqual(['credit', 'credit', 'debit']);
+    const fixed = statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 100.00', 1240, 1910]],
+        [['Closing balance: 75.00', 1240, 1910]],
+        [
+          ['Date', 140, 217],
+          ['Description', 381, 569],
+          ['Amount', 1761, 1910],
+        ],
+        [
+          ['07/06/2023', 139, 314],
+          ['Direct debit Insurance', 381, 835],
+          ['25.00', 1775, 1908],
+        ],
+        [
+          ['11/06/2023', 139, 314],
+          ['Salary', 381, 835],
+          ['20.00', 1775, 1908],
+        ],
+        [
+          ['13/06/2023', 139, 314],
+          ['Card payment', 381, 835],
+          ['-20.00', 1775, 1908],
+        ],
+      ]),
+    );
+    expect(typed(fixed).map((t) => t[2])).toEqual(['debit', 'credit', 'debit']);
+  });
+
+  it('settles a row whose balance was misread from the next row, and restores an unreadable amount', () => {
+    const st = statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 2,838.24', 1240, 1910]],
+        [
+          ['Date', 140, 217],
+          ['Description', 381, 569],
+          ['Amount', 1487, 1616],
+          ['Balance', 1819, 1909],
+        ],
+        [
+          ['10/06/2023', 139, 314],
+          ['Card payment', 381, 835],
+          ['150.00', 1512, 1616],
+          ['2,688.24', 1775, 1908],
+        ],
+        [
+          ['12/06/2023', 139, 314],
+          ['Refund', 381, 835],
+          ['50.00', 1512, 1616],
+          ['2,738.24', 1775, 1908],
+        ],
+        // 2,738.24 − 101.71 = 2,636.53, read as 2,036.53.
+        [
+          ['15/06/2023', 139, 314],
+          ['Standing order', 381, 835],
+          ['101.71', 1512, 1616],
+          ['2,036.53', 1775, 1908],
+        ],
+        [
+          ['16/06/2023', 139, 314],
+          ['Direct debit', 381, 835],
+          ['996.74', 1512, 1616],
+          ['1,639.79', 1777, 1908],
+        ],
+        // The amount cell is a smear; the balances around it say 1,000.00 came in.
+        [
+          ['18/06/2023', 139, 314],
+          ['Salary', 381, 835],
+          ['~~#', 1512, 1616],
+          ['2,639.79', 1777, 1908],
+        ],
+        [
+          ['20/06/2023', 139, 314],
+          ['Card payment', 381, 835],
+          ['39.79', 1512, 1616],
+          ['2,600.00', 1777, 1908],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2023-06-10', 15000, 'debit', 268824],
+      ['2023-06-12', 5000, 'credit', 273824],
+      ['2023-06-15', 10171, 'debit', 263653],
+      ['2023-06-16', 99674, 'debit', 163979],
+      ['2023-06-18', 100000, 'credit', 263979],
+      ['2023-06-20', 3979, 'debit', 260000],
+    ]);
+  });
+
+  it('drops a dated balance-only row the balances cannot explain', () => {
+    const st = statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 100.00', 1240, 1910]],
+        [
+          ['Date', 140, 217],
+          ['Description', 381, 569],
+          ['Amount', 1487, 1616],
+          ['Balance', 1819, 1909],
+        ],
+        [
+          ['15/06/2023', 139, 314],
+          ['Standing order', 381, 835],
+          ['10.00', 1512, 1616],
+          ['90.00', 1775, 1908],
+        ],
+        [
+          ['16/06/2023', 139, 314],
+          ['Interest note', 381, 835],
+          ['90.00', 1777, 1908],
+        ],
+        [
+          ['18/06/2023', 139, 314],
+          ['Salary', 381, 835],
+          ['5.00', 1512, 1616],
+          ['95.00', 1777, 1908],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2023-06-15', 1000, 'debit', 9000],
+      ['2023-06-18', 500, 'credit', 9500],
+    ]);
+  });
+
+  it('joins a header that a skewed scan split over two lines, and keeps the booking date when the value-date header was lost', () => {
+    const st = statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 100.00', 1240, 1910]],
+        // "Value date" read as "Va1ue": one date column only; "Balance" slipped a line lower.
+        [
+          ['Date', 140, 217],
+          ['Va1ue', 346, 450],
+          ['Description', 570, 765],
+          ['Amount', 1490, 1621],
+        ],
+        [['Balance', 1821, 1913]],
+        [
+          ['06/06/2023', 142, 315],
+          ['07/06/2023', 346, 520],
+          ['Card payment', 571, 1039],
+          ['-10.00', 1452, 1618],
+          ['90.00', 1777, 1912],
+        ],
+        [
+          ['08/06/2023', 142, 315],
+          ['09/06/2023', 346, 520],
+          ['Salary', 571, 1039],
+          ['20.00', 1452, 1618],
+          ['110.00', 1777, 1912],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2023-06-06', 1000, 'debit', 9000],
+      ['2023-06-08', 2000, 'credit', 11000],
+    ]);
+  });
+
+  it('reads a date whose slashes OCR made digits, a minus read apart from its amount, and a value date with a speck', () => {
+    const st = statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 100.00', 1240, 1910]],
+        [['Closing balance: 75.00', 1240, 1910]],
+        [
+          ['Date', 140, 217],
+          ['Description', 381, 569],
+          ['Value', 1150, 1270],
+          ['Amount', 1761, 1910],
+        ],
+        [
+          ['2170672023', 125, 311],
+          ['Card payment', 381, 835],
+          ['- 21.06.', 1150, 1266],
+          ['10.00', 1775, 1908],
+        ],
+        [
+          ['22/06/2023', 139, 314],
+          ['Direct debit', 381, 835],
+          ['22.06', 1172, 1266],
+          ['—', 1600, 1680],
+          ['15.00', 1775, 1908],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2023-06-21', 1000, 'debit', null],
+      ['2023-06-22', 1500, 'debit', null],
+    ]);
+  });
+
+  it('turns the only set of unmarked rows whose lost minus closes opening + sum = closing, and nothing when two sets fit', () => {
+    const rows = (closing: string, amounts: string[]) =>
+      statementFromLines(
+        lines([
+          ...head,
+          [['Opening balance: 100.00', 1240, 1910]],
+          [[`Closing balance: ${closing}`, 1240, 1910]],
+          [
+            ['Date', 140, 217],
+            ['Description', 381, 569],
+            ['Amount', 1761, 1910],
+          ],
+          ...amounts.map(
+            (a, i): Array<[string, number, number]> => [
+              [`${String(10 + i)}/06/2023`, 139, 314],
+              ['Payment', 381, 835],
+              [a, 1775, 1908],
+            ],
+          ),
+        ]),
+      );
+    // Read: 100 + 10 + 20 + 40.01 = 170.01; printed 110.01 = 100 − 10 − 20 + 40.01.
+    expect(typed(rows('110.01', ['10.00', '20.00', '40.01'])).map((t) => t[2])).toEqual(['debit', 'debit', 'credit']);
+    // 100 + 10 + 20 + 30 = 160 vs 100: flipping 30 or 10 + 20 both fit, so nothing changes.
+    expect(typed(rows('100.00', ['10.00', '20.00', '30.00'])).map((t) => t[2])).toEqual(['credit', 'credit', 'credit']);
+  });
+
+  it('joins a row a skewed scan cut in two (amounts a little higher or lower) and reads letters OCR put in a date', () => {
+    const rows = lines([
+      ...head,
+      [['Opening balance: 100.00', 1240, 1910]],
+      [
+        ['Date', 140, 217],
+        ['Description', 381, 569],
+        ['Amount', 1487, 1616],
+        ['Balance', 1819, 1909],
+      ],
+      [
+        ['10/06/2023', 139, 314],
+        ['Card payment', 381, 835],
+        ['-10.00', 1512, 1616],
+        ['90.00', 1775, 1908],
+      ],
+      [
+        ['12/06/2023', 139, 314],
+        ['Salary', 381, 835],
+      ],
+      [
+        ['20.00', 1512, 1616],
+        ['110.00', 1775, 1908],
+      ],
+      [
+        ['-5.00', 1512, 1616],
+        ['105.00', 1775, 1908],
+      ],
+      [
+        ['l4/O6/2023', 139, 314],
+        ['Fee', 381, 835],
+      ],
+    ]);
+    // The cut halves sit 14 px apart, closer than a line height.
+    const at = rows.findIndex((l) => l.text.startsWith('12/06/2023'));
+    rows[at + 1] = { ...rows[at + 1]!, y0: rows[at]!.y0 + 14, y1: rows[at]!.y1 + 14 };
+    rows[at + 2] = { ...rows[at + 2]!, y0: rows[at + 1]!.y0 + 40, y1: rows[at + 1]!.y1 + 40 };
+    rows[at + 3] = { ...rows[at + 3]!, y0: rows[at + 2]!.y0 + 14, y1: rows[at + 2]!.y1 + 14 };
+    expect(typed(statementFromLines(rows))).toEqual([
+      ['2023-06-10', 1000, 'debit', 9000],
+      ['2023-06-12', 2000, 'credit', 11000],
+      ['2023-06-14', 500, 'debit', 10500],
+    ]);
+  });
+});
