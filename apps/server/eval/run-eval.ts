@@ -126,7 +126,8 @@ if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
   for (const { file, name, item } of loadRealWorld()) {
     const t1 = performance.now();
     const r = await extractFile(file, { ocr, einvoice: false, ...(ocrLanguages ? { ocrLanguages } : {}) });
-    results.push({ name, item, got: publicFields(r), ms: performance.now() - t1 });
+    const error = r.errors[0]?.code;
+    results.push({ name, item, got: publicFields(r), ms: performance.now() - t1, ...(error ? { error } : {}) });
   }
   for (const line of reportRealWorld(results, verbose)) console.log(line);
 }
@@ -194,10 +195,8 @@ if (!only || only.split(',').some((o) => 'reconciliation'.includes(o))) {
 // Statements: generated PDF families (text and scans, the 'holdout' layout apart) and the shared bank datasets.
 if (!only || only.split(',').some((o) => 'statements'.includes(o))) {
   console.log('');
+  // Read in the document sandbox like the server does: a crash costs one file and counts as its error.
   await runStatementEval({ verbose, ocr });
-  const { terminatePdfWorker } = await import('../src/extraction/pdf/pdf.isolate');
-  const { terminateSharedOcrEngine } = await import('../src/extraction/ocr/ocr.pipeline');
-  await terminatePdfWorker();
-  await terminateSharedOcrEngine();
+  await shutdownExtraction();
 }
 console.log(`eval took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
