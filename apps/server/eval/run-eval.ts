@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractFile, publicFields, shutdownExtraction } from '../src/extraction/index';
+import { buildSetsIsolated } from './build-sets';
 import { buildEvalSet, buildFamilies, buildFamilyC, cacheDir, repoRoot } from './eval.dataset';
 import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
 import { loadRealWorld, type RealWorldResult, reportRealWorld } from './real-world.eval';
@@ -134,6 +135,12 @@ if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
 if (corpus) scores.push(await runSet('corpus PDFs (page text)', await corpusSet(corpus), false, false));
 if (!existsSync(datasets)) {
   console.log(`(shared datasets not found at ${datasets}; skipped)`);
+}
+// Rendered in a child process (native canvas code); afterwards the builders below only read the cached manifests.
+if (!buildSetsIsolated()) {
+  console.log('generated sets could not be built; their scores are left out');
+  await shutdownExtraction();
+  process.exit(1);
 }
 const manifest = await buildEvalSet();
 const dir = cacheDir();
