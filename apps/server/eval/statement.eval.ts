@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ParsedStatement, StatementReadResult } from '../src/bank/statement.types';
 import { readStatementInSandbox as readStatement } from '../src/bank/statement.sandbox';
+import type { ParsedStatement, StatementReadResult } from '../src/bank/statement.types';
 import {
   bankDatasets,
   camtTruth,
