@@ -43,6 +43,8 @@ export interface RealWorldResult {
   item: RealWorldItem;
   got: Record<FieldName, unknown>;
   ms: number;
+  /** The document's read error (sandbox crash, time-out, unreadable file), if any: it then counts as all wrong. */
+  error?: string;
 }
 
 /** Per-field and all-5 accuracy for a group; `misses` lists the wrong scored fields (dev only). */
@@ -82,6 +84,14 @@ export function reportRealWorld(results: RealWorldResult[], verbose: boolean): s
     const { tally, misses } = tallyRealWorld(part);
     const ms = part.reduce((n, r) => n + r.ms, 0);
     lines.push(formatTally(`real-world ${split}`, tally, ms));
+    // A document whose read failed (a crashed or timed-out sandbox child) is reported, never silently dropped.
+    const failed = part.filter((r) => r.error);
+    if (failed.length)
+      lines.push(
+        split === 'dev'
+          ? `  ${split} read errors: ${failed.map((r) => `${r.name} (${r.error})`).join(', ')}`
+          : `  ${split} read errors: ${failed.length} document(s)`,
+      );
     const groups = (key: 'kind' | 'language') => [...new Set(part.map((r) => r.item[key]))].sort();
     for (const key of ['kind', 'language'] as const)
       for (const g of groups(key))

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractFile, publicFields, shutdownExtraction } from '../src/extraction/index';
+import { buildSetsIsolated } from './build-sets';
 import { buildEvalSet, buildFamilies, buildFamilyC, cacheDir, repoRoot } from './eval.dataset';
 import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
 import { loadRealWorld, type RealWorldResult, reportRealWorld } from './real-world.eval';
@@ -126,13 +127,20 @@ if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
   for (const { file, name, item } of loadRealWorld()) {
     const t1 = performance.now();
     const r = await extractFile(file, { ocr, einvoice: false, ...(ocrLanguages ? { ocrLanguages } : {}) });
-    results.push({ name, item, got: publicFields(r), ms: performance.now() - t1 });
+    const error = r.errors[0]?.code;
+    results.push({ name, item, got: publicFields(r), ms: performance.now() - t1, ...(error ? { error } : {}) });
   }
   for (const line of reportRealWorld(results, verbose)) console.log(line);
 }
 if (corpus) scores.push(await runSet('corpus PDFs (page text)', await corpusSet(corpus), false, false));
 if (!existsSync(datasets)) {
   console.log(`(shared datasets not found at ${datasets}; skipped)`);
+}
+// Rendered in a child process (native canvas code); afterwards the builders below only read the cached manifests.
+if (!buildSetsIsolated()) {
+  console.log('generated sets could not be built; their scores are left out');
+  await shutdownExtraction();
+  process.exit(1);
 }
 const manifest = await buildEvalSet();
 const dir = cacheDir();
@@ -194,10 +202,8 @@ if (!only || only.split(',').some((o) => 'reconciliation'.includes(o))) {
 // Statements: generated PDF families (text and scans, the 'holdout' layout apart) and the shared bank datasets.
 if (!only || only.split(',').some((o) => 'statements'.includes(o))) {
   console.log('');
+  // Read in the document sandbox like the server does: a crash costs one file and counts as its error.
   await runStatementEval({ verbose, ocr });
-  const { terminatePdfWorker } = await import('../src/extraction/pdf/pdf.isolate');
-  const { terminateSharedOcrEngine } = await import('../src/extraction/ocr/ocr.pipeline');
-  await terminatePdfWorker();
-  await terminateSharedOcrEngine();
+  await shutdownExtraction();
 }
 console.log(`eval took ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -12,8 +12,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readStatementInSandbox as readStatement } from '../src/bank/statement.sandbox';
 import type { ParsedStatement, StatementReadResult } from '../src/bank/statement.types';
-import { readStatement } from '../src/bank/statement-registry';
 import {
   bankDatasets,
   camtTruth,
@@ -304,8 +304,6 @@ export async function runStatementEval(options: { verbose?: boolean; ocr?: boole
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   await runStatementEval({ verbose: args.includes('--verbose'), ocr: !args.includes('--no-ocr') });
-  const { terminatePdfWorker } = await import('../src/extraction/pdf/pdf.isolate');
-  const { terminateSharedOcrEngine } = await import('../src/extraction/ocr/ocr.pipeline');
-  await terminatePdfWorker();
-  await terminateSharedOcrEngine();
+  const { closeDocumentSandbox } = await import('../src/sandbox/document-sandbox');
+  await closeDocumentSandbox();
 }

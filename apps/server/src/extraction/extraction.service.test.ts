@@ -144,3 +144,21 @@ describe('bad input gives a per-file error, never a crash', () => {
     expect(fine.amount).toBe(inv.truth.amount);
   });
 });
+
+describe('HTML documents', () => {
+  it('reads an invoice mail body saved as HTML through its text, not as e-invoice XML', async () => {
+    const html = `<html><body><h2>Fahrradladen Speiche KG</h2>
+<table><tr><td>Rechnungsnummer</td><td>FS-4711</td></tr><tr><td>Rechnungsdatum</td><td>03.02.2025</td></tr></table>
+<table><tr><td>Schlauch 28&quot;</td><td>2</td><td>9,90&nbsp;&euro;</td></tr>
+<tr><td>Gesamtbetrag</td><td></td><td>19,80&nbsp;&euro;</td></tr></table></body></html>`;
+    const r = await run(new TextEncoder().encode(html), 'body.html');
+    expect(r.errors).toEqual([]);
+    expect(r.meta.kind).toBe('text');
+    expect(publicFields(r)).toMatchObject({
+      amount: 19.8,
+      currency: 'EUR',
+      invoice_date: '2025-02-03',
+      invoice_number: 'FS-4711',
+    });
+  });
+});

@@ -17,6 +17,7 @@ import {
   type RuleFields,
   type Word,
 } from './extraction.types';
+import { htmlToText, looksLikeHtml } from './layout/html';
 import { buildLines, linesFromPlainText } from './layout/lines';
 import { extractFieldsFromLines } from './rules/fields.rules';
 import { minorToNumber } from './rules/money.parser';
@@ -62,7 +63,7 @@ function hasBinaryBytes(bytes: Uint8Array): boolean {
   return false;
 }
 
-function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'heic' | 'xml' | 'text' | null {
+function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'heic' | 'xml' | 'html' | 'text' | null {
   // Buffer's latin1 is byte-for-byte; WHATWG's 'latin1' label is Windows-1252 on Node 22+ (0x89 becomes U+2030).
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
   if (head.includes('%PDF-')) return 'pdf';
@@ -70,6 +71,8 @@ function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'h
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (head.slice(4, 8) === 'ftyp' && /^(heic|heix|hevc|hevx|mif1|msf1)/.test(head.slice(8, 12))) return 'heic';
   const text = decodeXml(bytes.subarray(0, 4096));
+  // An invoice mail's HTML body or a saved web receipt: its text, laid out by its tags (layout/html.ts).
+  if (!hasBinaryBytes(bytes.subarray(0, 4096)) && looksLikeHtml(text, filename)) return 'html';
   if (looksLikeXml(text)) return 'xml';
   if (/\.(txt|text)$/i.test(filename) || !hasBinaryBytes(bytes.subarray(0, 4096))) return 'text';
   return null;
@@ -181,8 +184,9 @@ async function run(
     result.meta.kind = 'einvoice';
     return;
   }
-  if (kind === 'text') {
-    lines = linesFromPlainText(new TextDecoder('utf-8').decode(bytes));
+  if (kind === 'text' || kind === 'html') {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    lines = linesFromPlainText(kind === 'html' ? htmlToText(text) : text);
     source = 'text';
     metaKind = 'text';
   } else if (kind === 'pdf') {

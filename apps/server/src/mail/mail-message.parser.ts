@@ -7,14 +7,15 @@ import { type AddressObject, type AttachmentStream, MailParser, type MessageText
 import { storableOrNull, storableText } from '../db/storable-text';
 import { decodedHeader, decodeUnlabelled, headerBlock, headerFields, rawHeader } from './header-decoding';
 import { DEFAULT_MAIL_LIMITS, type MailLimits, SNIPPET_LENGTH } from './mail-limits';
-import type {
-  MailAddress,
-  MailAttachment,
-  MailMessage,
-  MailReadError,
-  MailReadErrorCode,
-  MailReadResult,
-  SkippedPart,
+import {
+  MAX_BODY_CHARS,
+  type MailAddress,
+  type MailAttachment,
+  type MailMessage,
+  type MailReadError,
+  type MailReadErrorCode,
+  type MailReadResult,
+  type SkippedPart,
 } from './mail-message';
 
 /** Header fields of which at least one must be present for bytes to count as a mail message. */
@@ -76,6 +77,10 @@ export async function parseMailMessage(
       subject: decodedHeader(source, 'subject'),
       date: readDate(source),
       textSnippet: snippet(parsed.text),
+      body: {
+        html: parsed.html ? parsed.html.slice(0, MAX_BODY_CHARS) : null,
+        text: parsed.text.slice(0, MAX_BODY_CHARS),
+      },
       attachments: parsed.attachments,
       skippedParts: parsed.skippedParts,
     };
@@ -100,6 +105,9 @@ function storableMessage(message: MailMessage): MailMessage {
     subject: storableOrNull(message.subject),
     date: message.date,
     textSnippet: storableText(message.textSnippet),
+    ...(message.body
+      ? { body: { html: storableOrNull(message.body.html), text: storableText(message.body.text) } }
+      : {}),
     attachments: message.attachments.map((a) => ({
       ...a,
       filename: storableText(a.filename) || 'attachment',
@@ -139,6 +147,7 @@ interface ParserOutput {
   headersSeen: boolean;
   from: AddressObject | undefined;
   text: string;
+  html: string;
   attachments: MailAttachment[];
   skippedParts: SkippedPart[];
   error: Error | undefined;
@@ -174,6 +183,7 @@ function runParser(source: Buffer, limits: { maxAttachmentBytes: number; maxHead
       headersSeen: false,
       from: undefined,
       text: '',
+      html: '',
       attachments: [],
       skippedParts: [],
       error: undefined,
@@ -230,6 +240,7 @@ function runParser(source: Buffer, limits: { maxAttachmentBytes: number; maxHead
       }
       if (data.type === 'text') {
         output.text = data.text?.trim() ? data.text : htmlToPlain(data.html ?? '');
+        output.html = typeof data.html === 'string' ? data.html : '';
         read();
         return;
       }

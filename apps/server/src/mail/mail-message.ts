@@ -40,6 +40,12 @@ export interface MailMessage {
   date: string | null;
   /** The start of the plain text body (or of the HTML made plain), whitespace collapsed. */
   textSnippet: string;
+  /**
+   * The body as the message carries it, for invoices that exist only as a mail (shops, SaaS, rides): its HTML when it
+   * has one (the layout the field rules read), else its plain text; at most MAX_BODY_CHARS characters. Absent on
+   * documents a person added.
+   */
+  body?: { html: string | null; text: string };
   attachments: MailAttachment[];
   skippedParts: SkippedPart[];
   /**
@@ -68,3 +74,6 @@ export type MailReadResult = { ok: true; message: MailMessage } | { ok: false; e
 
 /** A message's raw bytes as a reader found them, before parsing; or why it could not be taken. */
 export type RawMail = { ok: true; origin: string; source: Buffer } | { ok: false; error: MailReadError };
+
+/** The longest body kept for field extraction: invoice mails are far shorter; a newsletter's tail is not needed. */
+export const MAX_BODY_CHARS = 200_000;

@@ -207,6 +207,35 @@ describe('scanPath', () => {
     ]);
   });
 
+  it('reads the fields of an invoice that exists only as an HTML mail body; the sender stays the vendor', async () => {
+    const mail = Buffer.from(
+      [
+        'From: Rides <receipts@rides.example>',
+        'To: me@example.com',
+        'Subject: Your Tuesday evening trip receipt',
+        'Date: Tue, 04 Mar 2025 21:14:00 +0000',
+        'Message-ID: <trip-1@rides.example>',
+        'MIME-Version: 1.0',
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        '<html><body><p>Thanks for riding</p><table><tr><td>Total</td><td>&euro;14.20</td></tr></table></body></html>',
+        '',
+      ].join('\r\n'),
+    );
+    const file = await mboxOf('html-body.mbox', [mail]);
+    const seen: Array<{ filename: string; body: string }> = [];
+    const extractor: FieldExtractor = {
+      async extract(input) {
+        seen.push({ filename: input.filename, body: Buffer.from(input.bytes).toString('utf8') });
+        return { ...none, vendor: 'Thanks for riding', amount: 14.2, currency: 'EUR' };
+      },
+    };
+    expect((await scanPath(file, { extractor })).invoices).toHaveLength(0);
+    const [invoice] = (await scanPath(file, { extractor, attachmentsRequired: false })).invoices;
+    expect(seen).toEqual([{ filename: 'body.html', body: expect.stringContaining('<td>Total</td>') }]);
+    expect(invoice).toMatchObject({ vendor: 'Rides', amount: 14.2, currency: 'EUR', attachments: [] });
+  });
+
   it('counts unreadable messages, reports them, and goes on', async () => {
     const file = path.join(dir, 'hostile.mbox');
     await writeFile(

@@ -97,6 +97,40 @@ export async function extractAttachmentFields(
   return merged;
 }
 
+/**
+ * An invoice that exists only as the mail (a shop's order receipt, a ride, a SaaS bill): a message with no document
+ * attachment (listed when the preference allows that) has its body read like a document (its HTML when it has one, laid out by its tags). The vendor stays the
+ * sender's: a body's first lines are greetings and menus more often than the issuer's name.
+ */
+async function fillFromBody(
+  message: MailMessage,
+  fields: ExtractedInvoiceFields,
+  options: Pick<ScanOptions, 'extractor'>,
+): Promise<void> {
+  const body = message.body;
+  const content = body?.html?.trim() ? body.html : body?.text;
+  if (!options.extractor || !content?.trim()) return;
+  const html = content === body?.html;
+  let found: ExtractedInvoiceFields | null;
+  try {
+    found = await options.extractor.extract({
+      bytes: new TextEncoder().encode(content),
+      filename: html ? 'body.html' : 'body.txt',
+      mimeType: html ? 'text/html' : 'text/plain',
+    });
+  } catch {
+    // A body is no stored file: nothing to remember as unreadable; the attachments' fields (if any) stand.
+    return;
+  }
+  if (found?.amount === null || found?.amount === undefined) return;
+  for (const field of FIELDS) {
+    if (field === 'vendor') continue;
+    if (fields[field] === null && found[field] !== null && found[field] !== undefined) {
+      (fields as unknown as Record<string, unknown>)[field] = found[field];
+    }
+  }
+}
+
 /** The attachments that are documents: by the §5 filename rules, or the file itself when a person added it. */
 export function documentAttachments(message: MailMessage): MailAttachment[] {
   return message.document ? message.attachments : qualifyingAttachments(message.attachments);
@@ -113,6 +147,7 @@ export async function scanMessage(message: MailMessage, options: ScanOptions = {
   if (!isInvoiceMessage(message, options.attachmentsRequired ?? true)) return null;
   const attachments = documentAttachments(message);
   const fields = await extractAttachmentFields(message.origin, attachments, options);
+  if (fields.amount === null && attachments.length === 0) await fillFromBody(message, fields, options);
   return {
     message_id: message.messageId,
     email: record.email,

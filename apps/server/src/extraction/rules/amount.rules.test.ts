@@ -79,4 +79,27 @@ C 19%       10,92        2,07         12,99
 `),
     ).toBe(14.78);
   });
+
+  it('does not take an amount from a sentence that mentions a total (explanation pages, payment plans)', () => {
+    expect(
+      total(`
+Bonjour, voici votre facture du 2 novembre 2019 :
+Vos services                    10,83      12,99
+Montant prélevé                            12,99
+Le montant restant dû après cette mensualité sera de 128,00€ soit 16 mensualités.
+`),
+    ).toBe(12.99);
+  });
+
+  it('reads Spanish partial totals as subtotals and the balance owed as the total', () => {
+    expect(
+      total(`
+Rotulador de pizarra          50      1.20      60.00
+Trituradora papel              5    100.25     500.00
+TOTAL PARCIAL                                 560.00
+TOTAL IMPUESTOS                                84.00
+Saldo adeudado                                644.00
+`),
+    ).toBe(644);
+  });
 });

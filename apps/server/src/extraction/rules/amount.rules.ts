@@ -26,7 +26,7 @@ const CREDIT_NOTE_TITLE =
 
 /** "Amount due"-style labels rank just below "grand total" ones: they differ only when a deposit was paid. */
 const DUE_ONLY =
-  /(?<![a-z])(amount due|balance due|total due|zu zahlen\w*|zahlbetrag|te betalen|openstaand|net a payer|reste a payer|restant du|solde a payer|da pagare|a pagar|de plata)(?![a-z])/;
+  /(?<![a-z])(amount due|balance due|total due|zu zahlen\w*|zahlbetrag|te betalen|openstaand|net a payer|reste a payer|restant du|solde a payer|da pagare|a pagar|de plata|adeudado|montant preleve|montant a prelever|montant debite)(?![a-z])/;
 
 const DEPOSIT =
   /(?<![a-z])(deposit|down payment|prepaid|already paid|amount paid|paid|anzahlung|vorauszahlung|bezahlt|acompte|deja regle|deja paye|acconto|gia pagato|anticipo|pagado|avans|achitat|aanbetaling|reeds betaald|betaald)(?![a-z])/;
@@ -89,6 +89,25 @@ export function totalLabelKind(label: string): LabelKind | null {
 export function totalLabelScore(label: string): number | null {
   const kind = totalLabelKind(label);
   return kind ? AMOUNT_WEIGHTS[kind] : null;
+}
+
+/** Words that may follow a total phrase inside its label: tax and currency words, articles, conjunctions. */
+const LABEL_FILLER =
+  /^(?:incl\w*|inkl\w*|inclusive|including|exkl\w*|excl\w*|vat|tax\w*|mwst|ust|tva|iva|btw|gst|ttc|brutto|gross|net|netto|euro\w*|dollar\w*|with|mit|avec|con|all|alle|tous|the|der|die|das|des|les|und|and|per|pour|fur|amount|betrag|montant|importe|importo|bedrag|due|payable|pay|paid|zahlen|payer|pagar|pagare|betalen|invoice|rechnung|facture|fattura|factura|factuur)$/;
+
+/** How many words of text stand between the last total phrase of a label and its amount. */
+function wordsAfterTotalPhrase(label: string): number {
+  let end = -1;
+  for (const re of [TOTAL_STRONG, TOTAL_WEAK]) {
+    const g = new RegExp(re.source, 'g');
+    for (let m = g.exec(label); m; m = g.exec(label)) {
+      end = Math.max(end, m.index + m[0].length);
+      if (!m[0].length) g.lastIndex++;
+    }
+  }
+  if (end < 0) return 0;
+  const rest = label.slice(end).match(/\p{L}{3,}/gu) ?? [];
+  return rest.filter((w) => !LABEL_FILLER.test(w) && !KNOWN_CURRENCIES.has(w.toUpperCase())).length;
 }
 
 interface Candidate {
@@ -244,6 +263,7 @@ export function findTotal(
         continue;
       }
       const features: AmountFeatures = { [labelKind]: 1, position: pos, ...idFeatures };
+      if (!aboveKind && !nearLabel && wordsAfterTotalPhrase(label) >= 3) features.labelFar = 1;
       if (nearLabel && a.printedDecimals === 0 && !a.currency) features.bareInteger = 1;
       if (aboveKind) features.labelAbove = 1;
       if (columnSum) features.columnSum = 1;

@@ -52,6 +52,9 @@ export const AMOUNT_FEATURES = [
   'changeArithmetic',
   /** On a receipt-like page (till receipt): the label is a receipt total word ("Summe", "Bar", "Total"). */
   'receiptTotal',
+  /** Three or more words stand between the total phrase and the amount: a sentence that mentions a total ("the
+   * amount still due after this instalment will be 128.00"), as explanation pages and terms print, not a label. */
+  'labelFar',
 ] as const;
 
 export type AmountFeature = (typeof AMOUNT_FEATURES)[number];
@@ -83,6 +86,7 @@ export const AMOUNT_WEIGHTS: Record<AmountFeature, number> = {
   tendered: -0.4,
   changeArithmetic: 0.68,
   sumsUp: 0.06,
+  labelFar: -0.3,
 };
 
 export function amountScore(features: AmountFeatures, weights: Record<AmountFeature, number> = AMOUNT_WEIGHTS): number {

@@ -96,6 +96,12 @@ export const TOTAL_STRONG = wordsLoose([
   'restant du',
   'solde a payer',
   'rest de plata',
+  'saldo adeudado',
+  'total adeudado',
+  'importe adeudado',
+  'montant preleve',
+  'montant a prelever',
+  'montant debite',
 ]);
 
 /** Like words(), with the spaces inside each phrase optional. */
@@ -136,6 +142,9 @@ export const TOTAL_NEGATIVE = words([
   'totale imponibile',
   'base imponible',
   'subtotal',
+  'total parcial',
+  'suma parcial',
+  'importe neto',
   'total fara tva',
   'fara tva',
   'baza de impozitare',
