@@ -58,7 +58,7 @@ export async function startTestOidcProvider(
       ? {
           extraParams: ['access_type', 'include_granted_scopes'],
           async issueRefreshToken(ctx, client, code) {
-            if (google.noRefreshTokenFor?.has(code.accountId)) return false;
+            if (code?.accountId && google.noRefreshTokenFor?.has(code.accountId)) return false;
             return client.grantTypeAllowed('refresh_token') && ctx.oidc.params?.access_type !== 'online';
           },
         }
