@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractFile, publicFields, shutdownExtraction } from '../src/extraction/index';
-import { buildEvalSet, buildFamilies, buildFamilyC, cacheDir, repoRoot } from './eval.dataset';
+import { buildEvalSet, buildFamilies, buildFamilyC, buildPhotos, cacheDir, repoRoot } from './eval.dataset';
 import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
 import { loadRealWorld, type RealWorldResult, reportRealWorld } from './real-world.eval';
 import { runReconcileEval } from './reconcile.eval';
@@ -12,7 +12,7 @@ import { runStatementEval } from './statement.eval';
  *   (a) the shared datasets (invoices-pdf, einvoices) against their truth files, and
  *   (b) the real-world corpus (eval/real-world: public invoices and receipts, hand-checked truth; e-invoice PDFs read
  *       through their page text only), dev and held-out apart, by kind and language, and
- *   (c) the generated set (text PDFs and scans), built once under .tmp/extraction-eval.
+ *   (c) the generated set (text PDFs, scans and phone photos), built once under .tmp/extraction-eval.
  * Flags: --verbose (list every wrong field), --only <set-name-substrings,comma-separated>, --no-ocr,
  *   --corpus <dir>: also score every Factur-X / ZUGFeRD PDF under <dir> (any public corpus you have), read through its
  *   visible text only, against the XML embedded in it; PDFs without readable embedded XML are skipped,
@@ -155,6 +155,7 @@ scores.push(
 scores.push(await runSet('family B (held out)', abs(families.familyB), true));
 scores.push(await runSet('generated scans (OCR)', abs(manifest.scans), true));
 scores.push(await runSet('generated scanned PDFs (OCR)', abs(manifest.scannedPdfs), true));
+scores.push(await runSet('generated photos (OCR)', abs(await buildPhotos()), true));
 await shutdownExtraction();
 
 const speed = (label: string, sets: SetScore[]) => {
