@@ -28,28 +28,21 @@ export const WARP_SOURCE_LONG_SIDE = 3200;
 export function blur(g: Gray, r: number): Gray {
   const { width: w, height: h } = g;
   let src = Float32Array.from(g.data);
-  const tmp = new Float32Array(w * h);
-  for (let pass = 0; pass < 2; pass++) {
-    for (let y = 0; y < h; y++) {
-      const row = y * w;
-      for (let x = 0; x < w; x++) {
-        let s = 0;
-        let n = 0;
-        for (let k = Math.max(0, x - r); k <= Math.min(w - 1, x + r); k++, n++) s += src[row + k]!;
-        tmp[row + x] = s / n;
+  // One running-sum pass along `lines` lines of `n` samples `step` apart (edge samples repeated).
+  const pass = (from: Float32Array, n: number, step: number, lines: number, lineStep: number) => {
+    const to = new Float32Array(from.length);
+    for (let l = 0; l < lines; l++) {
+      const base = l * lineStep;
+      let sum = 0;
+      for (let k = -r; k <= r; k++) sum += from[base + Math.min(n - 1, Math.max(0, k)) * step]!;
+      for (let i = 0; i < n; i++) {
+        to[base + i * step] = sum / (2 * r + 1);
+        sum += from[base + Math.min(n - 1, i + r + 1) * step]! - from[base + Math.max(0, i - r) * step]!;
       }
     }
-    const out = new Float32Array(w * h);
-    for (let x = 0; x < w; x++) {
-      for (let y = 0; y < h; y++) {
-        let s = 0;
-        let n = 0;
-        for (let k = Math.max(0, y - r); k <= Math.min(h - 1, y + r); k++, n++) s += tmp[k * w + x]!;
-        out[y * w + x] = s / n;
-      }
-    }
-    src = out;
-  }
+    return to;
+  };
+  for (let k = 0; k < 2; k++) src = pass(pass(src, w, 1, h, w), h, w, w, 1);
   return { data: Uint8Array.from(src, (v) => Math.round(v)), width: w, height: h };
 }
 
