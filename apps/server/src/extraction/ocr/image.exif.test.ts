@@ -63,7 +63,13 @@ async function storedJpeg(orientation: number): Promise<Uint8Array> {
 
 function colourAt(c: import('@napi-rs/canvas').Canvas, x: number, y: number): string {
   const [r, g, b] = c.getContext('2d').getImageData(x, y, 1, 1).data;
-  return r! > 180 && g! < 80 && b! < 80 ? 'red' : b! > 180 && r! < 80 && g! < 80 ? 'blue' : r! > 200 && g! > 200 ? 'white' : 'other';
+  return r! > 180 && g! < 80 && b! < 80
+    ? 'red'
+    : b! > 180 && r! < 80 && g! < 80
+      ? 'blue'
+      : r! > 200 && g! > 200
+        ? 'white'
+        : 'other';
 }
 
 // @napi-rs/canvas applies the EXIF Orientation tag while decoding (a phone stores a portrait photo as landscape

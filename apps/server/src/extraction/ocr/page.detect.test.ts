@@ -1,6 +1,6 @@
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { generateInvoice } from '../../../eval/invoice.generator';
+import { generateInvoice, mulberry32 } from '../../../eval/invoice.generator';
 import { renderScan } from '../../../eval/invoice.renderers';
 import { decodeImage } from './image.loader';
 import {
@@ -28,8 +28,7 @@ function synthPhoto(width: number, height: number, corners: Quad): Canvas {
   const ctx = c.getContext('2d');
   ctx.fillStyle = '#4a3b2e';
   ctx.fillRect(0, 0, width, height);
-  let seed = 7;
-  const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const rnd = mulberry32(7);
   for (let i = 0; i < 400; i++) {
     ctx.fillStyle = rnd() < 0.5 ? '#5a4a3a' : '#3a2e22';
     ctx.fillRect(rnd() * width, rnd() * height, 2 + rnd() * 20, 2 + rnd() * 6);
@@ -197,7 +196,9 @@ describe('no sheet: the image is left as it was', () => {
 });
 
 describe('bounds', () => {
-  it('a huge photo is scaled down before its pixels are read: the output stays within the warp size', { timeout: 120_000 }, async () => {
+  it('a huge photo is scaled down before its pixels are read: the output stays within the warp size', {
+    timeout: 120_000,
+  }, async () => {
     const k = 8; // 4800 × 6400 = 31 megapixels
     const photo = synthPhoto(4800, 6400, CORNERS.map((p) => ({ x: p.x * k, y: p.y * k })) as Quad);
     const { canvas, quad } = await straightenPhoto(photo);

@@ -84,14 +84,20 @@ function largestComponent(mask: Uint8Array, w: number, h: number): { mask: Uint8
     let size = 0;
     stack[top++] = p;
     label[p] = next;
+    const visit = (r: number) => {
+      if (mask[r] && !label[r]) {
+        label[r] = next;
+        stack[top++] = r;
+      }
+    };
     while (top) {
       const q = stack[--top]!;
       size++;
       const x = q % w;
-      if (x > 0 && mask[q - 1] && !label[q - 1]) (label[q - 1] = next), (stack[top++] = q - 1);
-      if (x < w - 1 && mask[q + 1] && !label[q + 1]) (label[q + 1] = next), (stack[top++] = q + 1);
-      if (q >= w && mask[q - w] && !label[q - w]) (label[q - w] = next), (stack[top++] = q - w);
-      if (q < w * (h - 1) && mask[q + w] && !label[q + w]) (label[q + w] = next), (stack[top++] = q + w);
+      if (x > 0) visit(q - 1);
+      if (x < w - 1) visit(q + 1);
+      if (q >= w) visit(q - w);
+      if (q < w * (h - 1)) visit(q + w);
     }
     if (size > best) {
       best = size;
@@ -147,13 +153,19 @@ function largestQuad(hull: Point[]): Point[] {
       let jBest = -1;
       for (let j = i + 1; j < k; j++) {
         const a = tri(i, j, k);
-        if (a > left) (left = a), (jBest = j);
+        if (a > left) {
+          left = a;
+          jBest = j;
+        }
       }
       let right = 0;
       let lBest = -1;
       for (let l = k + 1; l < n + i; l++) {
         const a = tri(i, k, l % n);
-        if (a > right) (right = a), (lBest = l % n);
+        if (a > right) {
+          right = a;
+          lBest = l % n;
+        }
       }
       if (jBest >= 0 && lBest >= 0 && left + right > best) {
         best = left + right;
@@ -273,7 +285,10 @@ export function checkQuad(
     nx /= len;
     ny /= len;
     // Outward normal: pointing away from the centre.
-    if ((p.x - cx) * nx + (p.y - cy) * ny < 0) (nx = -nx), (ny = -ny);
+    if ((p.x - cx) * nx + (p.y - cy) * ny < 0) {
+      nx = -nx;
+      ny = -ny;
+    }
     for (let t = 0.1; t <= 0.9; t += 0.02) {
       const x = p.x + (q.x - p.x) * t;
       const y = p.y + (q.y - p.y) * t;
