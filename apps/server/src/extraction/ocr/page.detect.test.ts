@@ -5,6 +5,7 @@ import { renderScan } from '../../../eval/invoice.renderers';
 import { decodeImage } from './image.loader';
 import {
   findPageQuad,
+  flattenLight,
   grayThumbnail,
   homography,
   type Point,
@@ -142,6 +143,31 @@ describe('sheet detection on a photo', () => {
       expect(q.x).toBeCloseTo(to[i]!.x, 6);
       expect(q.y).toBeCloseTo(to[i]!.y, 6);
     });
+  });
+});
+
+describe('light evened out on a straightened sheet', () => {
+  it('a shadow across the sheet: paper comes out white on both sides, ink stays dark', () => {
+    const w = 400;
+    const h = 300;
+    const rgba = new Uint8ClampedArray(w * h * 4);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const paper = 120 + (130 * x) / w; // 120 on the shadowed left, 250 on the right
+        const ink = y % 30 < 4 && x % 50 > 5; // text-like lines
+        const v = ink ? paper * 0.25 : paper;
+        const i = (y * w + x) * 4;
+        rgba[i] = rgba[i + 1] = rgba[i + 2] = v;
+        rgba[i + 3] = 255;
+      }
+    }
+    const out = flattenLight(rgba, w, h);
+    const at = (x: number, y: number) => out[(y * w + x) * 4]!;
+    expect(at(20, 15)).toBeGreaterThan(235); // paper in the shadow
+    expect(at(380, 15)).toBeGreaterThan(235);
+    expect(at(20, 31)).toBeLessThan(90); // ink in the shadow
+    expect(at(380, 31)).toBeLessThan(90);
+    expect(rgba[(15 * w + 20) * 4]!).toBeLessThan(130); // the input's shadowed paper: darker than mid-grey
   });
 });
 

@@ -466,7 +466,68 @@ export async function straightenPhoto(src: Canvas): Promise<{ canvas: Canvas; qu
   const out = createCanvas(outW, outH);
   const ctx = out.getContext('2d');
   const img = ctx.createImageData(outW, outH);
-  img.data.set(warpRgba(pixels, H, outW, outH));
+  img.data.set(flattenLight(warpRgba(pixels, H, outW, outH), outW, outH));
   ctx.putImageData(img, 0, 0);
   return { canvas: out, quad: q };
+}
+
+/** Block size of the paper-brightness estimate: larger than a stroke, smaller than a shadow's soft edge. */
+const LIGHT_BLOCK = 8;
+
+/**
+ * Evens out the light on a photographed sheet (a shadow across it, a darker far end): each pixel's grey is divided by
+ * the local paper brightness, estimated as the brightest value of its 8 × 8 block, spread to the 5 × 5 blocks around
+ * (so ink and small dark areas are bridged), smoothed and interpolated back. Tesseract binarises with one threshold
+ * per page, which otherwise turns a shadowed band into solid black. Returns greyscale RGBA (OCR reads grey anyway).
+ */
+export function flattenLight(rgba: Uint8ClampedArray, w: number, h: number): Uint8ClampedArray {
+  const gw = Math.ceil(w / LIGHT_BLOCK);
+  const gh = Math.ceil(h / LIGHT_BLOCK);
+  const grey = new Uint8Array(w * h);
+  const block = new Uint8Array(gw * gh);
+  for (let y = 0, p = 0; y < h; y++) {
+    const row = ((y / LIGHT_BLOCK) | 0) * gw;
+    for (let x = 0; x < w; x++, p++) {
+      const v = (rgba[p * 4]! * 77 + rgba[p * 4 + 1]! * 150 + rgba[p * 4 + 2]! * 29) >> 8;
+      grey[p] = v;
+      const b = row + ((x / LIGHT_BLOCK) | 0);
+      if (v > block[b]!) block[b] = v;
+    }
+  }
+  const spread = new Uint8Array(gw * gh);
+  for (let by = 0; by < gh; by++) {
+    for (let bx = 0; bx < gw; bx++) {
+      let m = 0;
+      for (let dy = -2; dy <= 2; dy++) {
+        const yy = by + dy;
+        if (yy < 0 || yy >= gh) continue;
+        for (let dx = -2; dx <= 2; dx++) {
+          const xx = bx + dx;
+          if (xx >= 0 && xx < gw && block[yy * gw + xx]! > m) m = block[yy * gw + xx]!;
+        }
+      }
+      spread[by * gw + bx] = m;
+    }
+  }
+  const bg = blur({ data: spread, width: gw, height: gh }, 2).data;
+  const out = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0, p = 0; y < h; y++) {
+    const fy = Math.min(gh - 1, Math.max(0, (y + 0.5) / LIGHT_BLOCK - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(gh - 1, y0 + 1);
+    const ty = fy - y0;
+    for (let x = 0; x < w; x++, p++) {
+      const fx = Math.min(gw - 1, Math.max(0, (x + 0.5) / LIGHT_BLOCK - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(gw - 1, x0 + 1);
+      const tx = fx - x0;
+      const top = bg[y0 * gw + x0]! + (bg[y0 * gw + x1]! - bg[y0 * gw + x0]!) * tx;
+      const bot = bg[y1 * gw + x0]! + (bg[y1 * gw + x1]! - bg[y1 * gw + x0]!) * tx;
+      const light = Math.max(32, top + (bot - top) * ty);
+      const v = (grey[p]! * 255) / light;
+      out[p * 4] = out[p * 4 + 1] = out[p * 4 + 2] = v;
+      out[p * 4 + 3] = 255;
+    }
+  }
+  return out;
 }
