@@ -17,7 +17,8 @@ import { runStatementEval } from './statement.eval';
  *   --corpus <dir>: also score every Factur-X / ZUGFeRD PDF under <dir> (any public corpus you have), read through its
  *   visible text only, against the XML embedded in it; PDFs without readable embedded XML are skipped,
  *   --ocr-langs <eng+deu+…>: tesseract languages for the OCR sets (default: the seven label languages),
- *   --no-straighten: read photos as they are (no sheet detection): the baseline for ocr/page.detect.ts.
+ *   --no-straighten: read photos as they are (no sheet detection): the baseline for ocr/page.detect.ts,
+ *   --timeout <s>: time limit per document (default the sandbox's 60 s; a busy machine can need more for OCR).
  */
 
 const args = process.argv.slice(2);
@@ -25,6 +26,8 @@ const verbose = args.includes('--verbose');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const ocr = !args.includes('--no-ocr');
 const straighten = !args.includes('--no-straighten');
+const timeoutS = args.includes('--timeout') ? Number(args[args.indexOf('--timeout') + 1]) : undefined;
+const limits = timeoutS ? { limits: { timeoutMs: timeoutS * 1000 } } : {};
 const corpus = args.includes('--corpus') ? args[args.indexOf('--corpus') + 1] : undefined;
 const ocrLanguages = args.includes('--ocr-langs') ? args[args.indexOf('--ocr-langs') + 1]!.split('+') : undefined;
 
@@ -38,7 +41,13 @@ async function runSet(
   if (only && !only.split(',').some((o) => name.includes(o))) return s;
   for (const it of items) {
     const t0 = performance.now();
-    const r = await extractFile(it.file, { ocr, einvoice, straighten, ...(ocrLanguages ? { ocrLanguages } : {}) });
+    const r = await extractFile(it.file, {
+      ocr,
+      einvoice,
+      straighten,
+      ...limits,
+      ...(ocrLanguages ? { ocrLanguages } : {}),
+    });
     const ms = performance.now() - t0;
     score(s, path.basename(it.file), publicFields(r), it.truth, ms, r.errors.length > 0);
   }
@@ -127,7 +136,13 @@ if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
   const results: RealWorldResult[] = [];
   for (const { file, name, item } of loadRealWorld()) {
     const t1 = performance.now();
-    const r = await extractFile(file, { ocr, einvoice: false, straighten, ...(ocrLanguages ? { ocrLanguages } : {}) });
+    const r = await extractFile(file, {
+      ocr,
+      einvoice: false,
+      straighten,
+      ...limits,
+      ...(ocrLanguages ? { ocrLanguages } : {}),
+    });
     results.push({ name, item, got: publicFields(r), ms: performance.now() - t1 });
   }
   for (const line of reportRealWorld(results, verbose)) console.log(line);
