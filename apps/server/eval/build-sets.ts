@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { buildEvalSet, buildFamilies, buildFamilyC } from './eval.dataset';
+import { buildEvalSet, buildFamilies, buildFamilyC, buildPhotos } from './eval.dataset';
 
 /**
  * Renders the generated evaluation sets (text PDFs, scans, families) into their cache, in a child process of its own:
@@ -22,4 +22,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes(
   await buildEvalSet();
   await buildFamilies();
   await buildFamilyC();
+  await buildPhotos();
 }

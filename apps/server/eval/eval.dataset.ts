@@ -194,3 +194,36 @@ export async function buildFamilyC(perLang = 18): Promise<EvalItem[]> {
   writeFileSync(manifestPath, JSON.stringify({ version: FAMILY_C_VERSION, perLang, items }, null, 1));
   return items;
 }
+
+export const PHOTOS_VERSION = 1;
+
+/**
+ * Generated phone photos (invoice.renderers.ts renderPhoto: perspective, background, shadow, noise, slight blur) of
+ * one-page invoices, `perLang` per language, fixed seeds, under .tmp/extraction-eval/photos. Kept apart from the scans
+ * so the scans stay byte-identical.
+ */
+export async function buildPhotos(perLang = 4): Promise<EvalItem[]> {
+  const { renderPhoto } = await import('./invoice.renderers');
+  const dir = path.join(cacheDir(), 'photos');
+  const manifestPath = path.join(dir, 'manifest.json');
+  if (existsSync(manifestPath)) {
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: number; perLang: number; items: EvalItem[] };
+    if (m.version === PHOTOS_VERSION && m.perLang === perLang) return m.items;
+  }
+  mkdirSync(dir, { recursive: true });
+  const items: EvalItem[] = [];
+  const backgrounds = ['desk', 'wood', 'busy'] as const;
+  for (const [li, lang] of LANGS.entries()) {
+    let seed = 860_000 + li * 1000;
+    for (let i = 0; i < perLang; i++) {
+      let inv = generateInvoice(seed++, lang);
+      while (inv.pages > 1) inv = generateInvoice(seed++, lang);
+      const file = path.join('photos', `${inv.id}.jpg`);
+      const background = backgrounds[(li + i) % backgrounds.length]!;
+      writeFileSync(path.join(dir, `${inv.id}.jpg`), await renderPhoto(inv, { seed: seed * 13, background }));
+      items.push(item(inv, file));
+    }
+  }
+  writeFileSync(manifestPath, JSON.stringify({ version: PHOTOS_VERSION, perLang, items }, null, 1));
+  return items;
+}

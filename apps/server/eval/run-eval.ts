@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractFile, publicFields, shutdownExtraction } from '../src/extraction/index';
 import { buildSetsIsolated } from './build-sets';
-import { buildEvalSet, buildFamilies, buildFamilyC, cacheDir, repoRoot } from './eval.dataset';
+import { buildEvalSet, buildFamilies, buildFamilyC, buildPhotos, cacheDir, repoRoot } from './eval.dataset';
 import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
 import { loadRealWorld, type RealWorldResult, reportRealWorld } from './real-world.eval';
 import { runReconcileEval } from './reconcile.eval';
@@ -13,17 +13,22 @@ import { runStatementEval } from './statement.eval';
  *   (a) the shared datasets (invoices-pdf, einvoices) against their truth files, and
  *   (b) the real-world corpus (eval/real-world: public invoices and receipts, hand-checked truth; e-invoice PDFs read
  *       through their page text only), dev and held-out apart, by kind and language, and
- *   (c) the generated set (text PDFs and scans), built once under .tmp/extraction-eval.
+ *   (c) the generated set (text PDFs, scans and phone photos), built once under .tmp/extraction-eval.
  * Flags: --verbose (list every wrong field), --only <set-name-substrings,comma-separated>, --no-ocr,
  *   --corpus <dir>: also score every Factur-X / ZUGFeRD PDF under <dir> (any public corpus you have), read through its
  *   visible text only, against the XML embedded in it; PDFs without readable embedded XML are skipped,
- *   --ocr-langs <eng+deu+…>: tesseract languages for the OCR sets (default: the seven label languages).
+ *   --ocr-langs <eng+deu+…>: tesseract languages for the OCR sets (default: the seven label languages),
+ *   --no-straighten: read photos as they are (no sheet detection): the baseline for ocr/page.detect.ts,
+ *   --timeout <s>: time limit per document (default the sandbox's 60 s; a busy machine can need more for OCR).
  */
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const ocr = !args.includes('--no-ocr');
+const straighten = !args.includes('--no-straighten');
+const timeoutS = args.includes('--timeout') ? Number(args[args.indexOf('--timeout') + 1]) : undefined;
+const limits = timeoutS ? { limits: { timeoutMs: timeoutS * 1000 } } : {};
 const corpus = args.includes('--corpus') ? args[args.indexOf('--corpus') + 1] : undefined;
 const ocrLanguages = args.includes('--ocr-langs') ? args[args.indexOf('--ocr-langs') + 1]!.split('+') : undefined;
 
@@ -37,7 +42,13 @@ async function runSet(
   if (only && !only.split(',').some((o) => name.includes(o))) return s;
   for (const it of items) {
     const t0 = performance.now();
-    const r = await extractFile(it.file, { ocr, einvoice, ...(ocrLanguages ? { ocrLanguages } : {}) });
+    const r = await extractFile(it.file, {
+      ocr,
+      einvoice,
+      straighten,
+      ...limits,
+      ...(ocrLanguages ? { ocrLanguages } : {}),
+    });
     const ms = performance.now() - t0;
     score(s, path.basename(it.file), publicFields(r), it.truth, ms, r.errors.length > 0);
   }
@@ -126,7 +137,13 @@ if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
   const results: RealWorldResult[] = [];
   for (const { file, name, item } of loadRealWorld()) {
     const t1 = performance.now();
-    const r = await extractFile(file, { ocr, einvoice: false, ...(ocrLanguages ? { ocrLanguages } : {}) });
+    const r = await extractFile(file, {
+      ocr,
+      einvoice: false,
+      straighten,
+      ...limits,
+      ...(ocrLanguages ? { ocrLanguages } : {}),
+    });
     const error = r.errors[0]?.code;
     results.push({ name, item, got: publicFields(r), ms: performance.now() - t1, ...(error ? { error } : {}) });
   }
@@ -163,6 +180,7 @@ scores.push(
 scores.push(await runSet('family B (held out)', abs(families.familyB), true));
 scores.push(await runSet('generated scans (OCR)', abs(manifest.scans), true));
 scores.push(await runSet('generated scanned PDFs (OCR)', abs(manifest.scannedPdfs), true));
+scores.push(await runSet('generated photos (OCR)', abs(await buildPhotos()), true));
 await shutdownExtraction();
 
 const speed = (label: string, sets: SetScore[]) => {

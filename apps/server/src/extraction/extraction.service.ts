@@ -288,7 +288,7 @@ async function run(
     if (options.ocr === false) {
       result.warnings.push({ code: 'ocr_disabled', message: 'The file is an image and OCR is off' });
     } else {
-      ocrImages = [() => decodeImage(bytes)];
+      ocrImages = [async () => photoPage(await decodeImage(bytes), options)];
       lines = await ocrAll(ocrImages, options, result, [1]);
     }
   } else if (kind === 'heic') {
@@ -311,7 +311,7 @@ async function run(
     if (options.ocr === false) {
       result.warnings.push({ code: 'ocr_disabled', message: 'The file is an image and OCR is off' });
     } else {
-      ocrImages = [async () => canvas];
+      ocrImages = [async () => photoPage(canvas, options)];
       lines = await ocrAll(ocrImages, options, result, [1]);
     }
   } else {
@@ -326,6 +326,18 @@ async function run(
     const { improveWithModel } = await import('./model/model.extractor');
     await improveWithModel(result, lines, options.model, ocrImages);
   }
+}
+
+/**
+ * An image file's page for OCR: a phone photo of a sheet comes back straightened and cropped (ocr/page.detect.ts);
+ * anything else, a scan or screenshot in particular, as it was.
+ */
+type Canvas = import('@napi-rs/canvas').Canvas;
+
+async function photoPage(canvas: Canvas, options: ExtractOptions): Promise<Canvas> {
+  if (options.straighten === false) return canvas;
+  const { straightenPhoto } = await import('./ocr/page.detect');
+  return (await straightenPhoto(canvas)).canvas;
 }
 
 function fieldCount(r: ExtractionResult): number {

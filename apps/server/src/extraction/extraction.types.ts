@@ -51,6 +51,8 @@ export interface ExtractOptions {
   einvoice?: boolean;
   /** Skip OCR entirely (scans then give nulls with a warning). */
   ocr?: boolean;
+  /** Straighten and crop a photographed sheet before OCR (image files; default true; false: the eval's baseline). */
+  straighten?: boolean;
   /** OCR languages (tesseract codes); default the seven supported ones' best guess order. */
   ocrLanguages?: string[];
   /** Optional OpenAI-compatible model endpoint; used only where it beats the rules. */

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateInvoice } from '../../../eval/invoice.generator';
-import { renderScan } from '../../../eval/invoice.renderers';
+import { renderPhoto, renderScan } from '../../../eval/invoice.renderers';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
 import { inspectImage } from './image.loader';
 import { DEFAULT_OCR_LANGS, pageLanguages } from './ocr.pipeline';
@@ -80,5 +80,32 @@ describe('OCR of a PDF without a text layer', () => {
     expect(r.meta.kind).toBe('ocr');
     expect(r.amount).toBe(inv.truth.amount);
     expect(r.invoice_number).toBe(inv.truth.invoice_number);
+  });
+});
+
+describe('OCR of a phone photo', () => {
+  it('a 27-megapixel photo of a sheet at an angle is straightened, cropped and read within the sandbox limits', {
+    timeout: 300_000,
+  }, async () => {
+    let seed = 860_000;
+    let inv = generateInvoice(seed++, 'en');
+    while (inv.pages > 1) inv = generateInvoice(seed++, 'en');
+    const photo = await renderPhoto(inv, { seed: seed * 13, background: 'desk' });
+    // Up to a phone camera's size: 4500 × 6000 (the sandbox child decodes it, then works on at most 3200 px).
+    const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+    const img = await loadImage(Buffer.from(photo));
+    const big = createCanvas(4500, 6000);
+    big.getContext('2d').drawImage(img, 0, 0, 4500, 6000);
+    const jpeg = new Uint8Array(await big.encode('jpeg', 85));
+    expect(inspectImage(jpeg)).toEqual({ ok: true, kind: 'jpeg', width: 4500, height: 6000 });
+    // A generous document time limit: this test is about memory and accuracy, not speed on a busy machine.
+    const r = await extractInvoiceFields({ bytes: jpeg, filename: 'photo.jpg' }, { limits: { timeoutMs: 240_000 } });
+    expect(r.errors).toEqual([]);
+    expect(r.meta.kind).toBe('ocr');
+    const got = publicFields(r);
+    expect({ amount: got.amount, invoice_number: got.invoice_number }).toEqual({
+      amount: inv.truth.amount,
+      invoice_number: inv.truth.invoice_number,
+    });
   });
 });
