@@ -34,6 +34,29 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
+  it('turns the model endpoint on only with a URL and a model name, and never for a non-http URL', () => {
+    expect(loadConfig({}).extractionModel).toBeUndefined();
+    expect(
+      loadConfig({ EXTRACTION_MODEL_URL: 'http://127.0.0.1:11434/v1', EXTRACTION_MODEL_NAME: 'llama3.2' })
+        .extractionModel,
+    ).toEqual({ baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: 'none', vision: false });
+    expect(
+      loadConfig({
+        EXTRACTION_MODEL_URL: 'https://api.example.com/v1',
+        EXTRACTION_MODEL_NAME: 'm',
+        EXTRACTION_MODEL_API_KEY: 'k',
+        EXTRACTION_MODEL_VISION: 'true',
+      }).extractionModel,
+    ).toMatchObject({ apiKey: 'k', vision: true });
+    expect(() => loadConfig({ EXTRACTION_MODEL_URL: 'http://127.0.0.1:11434/v1' })).toThrow(
+      /EXTRACTION_MODEL_URL and EXTRACTION_MODEL_NAME/,
+    );
+    expect(() => loadConfig({ EXTRACTION_MODEL_NAME: 'm' })).toThrow(/set both or neither/);
+    expect(() => loadConfig({ EXTRACTION_MODEL_URL: 'file:///etc/passwd', EXTRACTION_MODEL_NAME: 'm' })).toThrow(
+      /EXTRACTION_MODEL_URL/,
+    );
+  });
+
   it('has sign-in defaults and reads their variables', () => {
     expect(loadConfig({}).auth).toEqual({
       allowSignup: false,

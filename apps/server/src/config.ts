@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors';
+import type { ModelEndpointOptions } from './extraction/extraction.types';
 
 /**
  * Every setting of the server, read once from the environment and validated here; nothing else reads process.env.
@@ -111,6 +112,14 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  EXTRACTION_MODEL_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//i.test(v), 'must be an http(s) URL')
+    .optional(),
+  EXTRACTION_MODEL_NAME: z.string().min(1).optional(),
+  EXTRACTION_MODEL_API_KEY: z.string().min(1).optional(),
+  EXTRACTION_MODEL_VISION: booleanFlag.default(false),
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanFlag.optional(),
   CONNECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -198,6 +207,11 @@ export interface Config {
   readonly inboundSmtp: InboundSmtpConfig | undefined;
   /** The SMTP relay of this server install (SMTP_*), used to forward invoices for people without a sender of their own. */
   readonly smtp: SmtpConfig | undefined;
+  /**
+   * An OpenAI-compatible model endpoint (EXTRACTION_MODEL_*) that invoice extraction and statement reading may ask
+   * where the rules are unsure; its answers are validated before use. Undefined (the default): rules and OCR only.
+   */
+  readonly extractionModel: ModelEndpointOptions | undefined;
 }
 
 export interface InboundSmtpConfig {
@@ -347,8 +361,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       })
     : undefined;
   const documentStore = e.DOCUMENT_STORE ?? (e.S3_BUCKET ? 's3' : e.DATABASE_URL ? 'postgres' : 'local');
+  if (Boolean(e.EXTRACTION_MODEL_URL) !== Boolean(e.EXTRACTION_MODEL_NAME)) {
+    throw new ConfigError(
+      'invalid configuration: EXTRACTION_MODEL_URL and EXTRACTION_MODEL_NAME turn the model endpoint on together; set both or neither',
+    );
+  }
   return Object.freeze({
     smtp,
+    extractionModel:
+      e.EXTRACTION_MODEL_URL && e.EXTRACTION_MODEL_NAME
+        ? Object.freeze({
+            baseURL: e.EXTRACTION_MODEL_URL,
+            model: e.EXTRACTION_MODEL_NAME,
+            // Local servers (Ollama, llama.cpp) want no key; the client library wants a string.
+            apiKey: e.EXTRACTION_MODEL_API_KEY ?? 'none',
+            vision: e.EXTRACTION_MODEL_VISION,
+          })
+        : undefined,
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.INVOICEBOX_DATA_DIR),

@@ -152,7 +152,9 @@ export async function createRuntime(
       ...documents.sandbox,
       log: (message, detail) => logger.warn(detail, message),
     });
-    const extractor = new DocumentReader(database.db, documents.limits);
+    // The operator's model endpoint (EXTRACTION_MODEL_*), if any, is asked inside the sandbox where the rules are unsure.
+    const model = config.extractionModel;
+    const extractor = new DocumentReader(database.db, { limits: documents.limits, ...(model ? { model } : {}) });
     const ingest = new IngestService(database.db, blobs, extractor, (ownerId) => preferences.get(ownerId));
     const fieldsRefresh = new FieldsRefreshService(database.db, blobs, extractor);
     const providerAccess = new ProviderAccessService(auth.oidcClients, auth.providerTokens, accounts);
@@ -206,7 +208,13 @@ export async function createRuntime(
       accounts,
       ingest,
     );
-    const bank = new BankStatementsService(database.db, accounts, blobs, readStatementInSandbox, reconcileTransactions);
+    const bank = new BankStatementsService(
+      database.db,
+      accounts,
+      blobs,
+      (bytes, filename) => readStatementInSandbox(bytes, filename, model ? { model } : {}),
+      reconcileTransactions,
+    );
     const sample = new SampleDataService(
       database.db,
       accounts,

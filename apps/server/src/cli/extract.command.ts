@@ -27,7 +27,8 @@ export function registerExtractCommand(program: Command): void {
         '../extraction/index'
       );
       // The file is read in the document sandbox, with the limits of the configuration (README).
-      const documents = documentSettings(loadConfig().documents);
+      const config = loadConfig();
+      const documents = documentSettings(config.documents);
       await configureDocumentSandbox({ ...documents.sandbox, processes: 1 });
       const model =
         options.modelUrl && options.modelName
@@ -37,7 +38,8 @@ export function registerExtractCommand(program: Command): void {
               model: options.modelName,
               vision: options.vision ?? false,
             }
-          : undefined;
+          : // Without flags, the server's endpoint (EXTRACTION_MODEL_*), if the operator set one.
+            config.extractionModel;
       let result: Awaited<ReturnType<typeof extractFile>>;
       try {
         result = await extractFile(file, { ocr: options.ocr, limits: documents.limits, ...(model ? { model } : {}) });

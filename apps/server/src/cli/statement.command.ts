@@ -1,5 +1,6 @@
 import { minorUnitsToDecimal } from '@invoicebox/core';
 import type { Command } from 'commander';
+import { loadConfig } from '../config';
 import { exitWithError, printJson } from './output';
 
 export function registerStatementCommand(program: Command): void {
@@ -25,7 +26,7 @@ export function registerStatementCommand(program: Command): void {
           const model =
             options.modelUrl && options.modelName
               ? { baseURL: options.modelUrl, apiKey: options.modelKey ?? 'none', model: options.modelName }
-              : undefined;
+              : loadConfig().extractionModel;
           const read = await readStatementFileInSandbox(file, model ? { model } : {});
           if (!read.ok) {
             const first = read.errors[0];

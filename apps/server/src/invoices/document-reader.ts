@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { storableJson, storableText } from '../db/storable-text';
-import type { ExtractionLimits, ExtractionResult } from '../extraction/extraction.types';
+import type { ExtractionLimits, ExtractionResult, ModelEndpointOptions } from '../extraction/extraction.types';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import {
   DocumentUnreadableError,
@@ -16,8 +16,14 @@ const SANDBOX_FAILURES = new Set(['document_crashed', 'document_out_of_memory', 
 
 type Extract = (
   input: { bytes: Uint8Array; filename: string; mimeType?: string },
-  options: { limits?: Partial<ExtractionLimits> },
+  options: ReadOptions,
 ) => Promise<ExtractionResult>;
+
+/** How documents are read: the configured limits and, when the operator set one, the model endpoint. */
+export interface ReadOptions {
+  limits?: Partial<ExtractionLimits>;
+  model?: ModelEndpointOptions;
+}
 
 /**
  * The invoice store's field extractor: each file is read in the document sandbox with the configured limits. A file
@@ -28,7 +34,7 @@ type Extract = (
 export class DocumentReader implements FieldExtractor {
   constructor(
     private readonly db: Db,
-    private readonly limits: Partial<ExtractionLimits>,
+    private readonly options: ReadOptions,
     /** The sandboxed extraction; loaded on first use so that `start` does not pay for it. */
     private readonly extractDocument: Extract = async (input, options) =>
       (await import('../extraction/index')).extractInvoiceFields(input, options),
@@ -52,7 +58,7 @@ export class DocumentReader implements FieldExtractor {
     }
     const result = await this.extractDocument(
       { bytes: input.bytes, filename: input.filename, ...(input.mimeType ? { mimeType: input.mimeType } : {}) },
-      { limits: this.limits },
+      this.options,
     );
     // Fields read from a document are as untrusted as the mail that carried it.
     const problem = storableJson(result.errors[0]);
