@@ -14,7 +14,8 @@ const REGISTRATION =
   /(?<![a-z])(registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|cui|cif|nif|p\.?\s?iva|partita iva|rea|registro mercantil|reg\.?\s?com|registered in|company no|ust-?id\w*|vat reg\w*|btw)(?![a-z])/;
 
 /** A person's title in front of a name ("M DE LATTRE ALEXIS", "Mme Dupont", "Herr Müller"): the customer, a person. */
-const CIVILITY = /^(?:m\.?|mme|mlle|mr\.?|mrs\.?|ms\.?|monsieur|madame|herr|frau|sig\.?|sig\.ra|signor|signora|dhr\.?|mevr\.?|sr\.?|sra\.?)\s+(?:ou\s+m[rm]?e?\.?\s+)?\p{L}{2}/iu;
+const CIVILITY =
+  /^(?:m\.?|mme|mlle|mr\.?|mrs\.?|ms\.?|monsieur|madame|herr|frau|sig\.?|sig\.ra|signor|signora|dhr\.?|mevr\.?|sr\.?|sra\.?)\s+(?:ou\s+m[rm]?e?\.?\s+)?\p{L}{2}/iu;
 
 /** True when a name is written as a person's, with a title: "M" alone must be followed by capitals ("M DE LATTRE"). */
 function personTitled(text: string): boolean {
@@ -100,7 +101,9 @@ function pageDomains(doc: Doc, customer: Set<string>): string[] {
       const found = [
         ...text.matchAll(/(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+)(?:[a-z]{2,6})\b/giu),
         // A bare shop domain ("rossmann.de/", "bouyguestelecom.fr"): common country and company endings only.
-        ...text.matchAll(/(?<![@\p{L}\d.-])((?:[\p{L}\d-]{3,}\.)+)(?:de|com|fr|it|es|nl|ro|at|ch|be|eu|co\.uk)(?![\p{L}\d])/gu),
+        ...text.matchAll(
+          /(?<![@\p{L}\d.-])((?:[\p{L}\d-]{3,}\.)+)(?:de|com|fr|it|es|nl|ro|at|ch|be|eu|co\.uk)(?![\p{L}\d])/gu,
+        ),
       ];
       for (const m of found) {
         const labels = m[1]!.toLowerCase().split('.').filter(Boolean);
