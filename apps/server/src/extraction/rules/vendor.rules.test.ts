@@ -36,6 +36,16 @@ EDF-SA`),
     ).toBe('EDF-SA');
   });
 
+  it('keeps a company whose initials read like a title', () => {
+    expect(
+      vendor(`
+MS Solutions GmbH
+Hauptstraße 5, 12345 Berlin
+Rechnung Nr. 42                 Datum: 05.03.2024
+Gesamtbetrag                    100,00 EUR`),
+    ).toBe('MS Solutions GmbH');
+  });
+
   it("reads a receipt footer's domain spaced by OCR and a bare shop domain", () => {
     expect(
       vendor(`

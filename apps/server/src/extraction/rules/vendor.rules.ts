@@ -20,7 +20,8 @@ const CIVILITY =
 /** True when a name is written as a person's, with a title: "M" alone must be followed by capitals ("M DE LATTRE"). */
 function personTitled(text: string): boolean {
   const t = text.trim();
-  if (!CIVILITY.test(t)) return false;
+  // "MS Solutions GmbH", "MR Technik AG": initials of a company, not a title.
+  if (!CIVILITY.test(t) || LEGAL_FORM.test(t) || LOWER_LEGAL_END.test(t)) return false;
   return !/^m\.?\s/i.test(t) || /^M\.?\s+\p{Lu}{2}/u.test(t);
 }
 
