@@ -246,3 +246,81 @@ export function cropPgmRows(pgm: { bytes: Uint8Array; width: number; height: num
   out.set(pgm.bytes.subarray(offset + top * pgm.width, offset + (top + height) * pgm.width), header.length);
   return { bytes: out, width: pgm.width, height };
 }
+
+/** A greyscale image, one byte a pixel, rows top to bottom. */
+export interface GrayPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * The box holding the page's ink (dark pixels, grey < 128): from the 1st to the 99th percentile of the ink along
+ * each axis, so a few specks or a scanner's edge line do not widen it. Null when there is (almost) no ink.
+ */
+export function inkBox(g: GrayPixels): { x0: number; y0: number; x1: number; y1: number } | null {
+  const { data, width: w, height: h } = g;
+  const cols = new Float64Array(w);
+  const rows = new Float64Array(h);
+  let total = 0;
+  for (let y = 0, p = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, p++) {
+      if (data[p]! < 128) {
+        cols[x]! += 1;
+        rows[y]! += 1;
+        total++;
+      }
+    }
+  }
+  if (total < (w * h) / 2000) return null;
+  const span = (profile: Float64Array) => {
+    let sum = 0;
+    let lo = 0;
+    let hi = profile.length;
+    for (let i = 0; i < profile.length; i++) {
+      const next = sum + profile[i]!;
+      if (sum < 0.01 * total && next >= 0.01 * total) lo = i;
+      if (sum < 0.99 * total && next >= 0.99 * total) hi = i + 1;
+      sum = next;
+    }
+    return [lo, hi] as const;
+  };
+  const [x0, x1] = span(cols);
+  const [y0, y1] = span(rows);
+  return { x0, y0, x1, y1 };
+}
+
+/** Ink at least this many times taller than wide reads as a receipt: one narrow column of short lines. */
+export const RECEIPT_ASPECT = 1.8;
+
+/**
+ * The receipt's part of a page, in thumbnail pixels (its ink box with a margin), when the ink forms one tall narrow
+ * column; null for anything else (a sheet, a sideways page, a blank one).
+ */
+export function receiptRegion(g: GrayPixels): { x0: number; y0: number; x1: number; y1: number } | null {
+  const box = inkBox(g);
+  if (!box) return null;
+  const bw = box.x1 - box.x0;
+  const bh = box.y1 - box.y0;
+  if (bw < 8 || bh < RECEIPT_ASPECT * bw) return null;
+  const m = Math.round(0.06 * bw);
+  return {
+    x0: Math.max(0, box.x0 - m),
+    y0: Math.max(0, box.y0 - m),
+    x1: Math.min(g.width, box.x1 + m),
+    y1: Math.min(g.height, box.y1 + m),
+  };
+}
+
+/** A rectangle of a canvas (source pixels) as a new canvas. */
+export async function cropCanvas(src: Canvas, r: { x0: number; y0: number; x1: number; y1: number }) {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const w = Math.max(1, Math.round(r.x1 - r.x0));
+  const h = Math.max(1, Math.round(r.y1 - r.y0));
+  const c = createCanvas(w, h);
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, w, h);
+  ctx.drawImage(src, r.x0, r.y0, w, h, 0, 0, w, h);
+  return c;
+}
