@@ -27,8 +27,6 @@ export interface OcrEngine {
     image: Uint8Array,
     page: number,
     rectangle?: { left: number; top: number; width: number; height: number },
-    /** Page segmentation mode for this image (default 3, fully automatic; 4 reads one column of lines). */
-    psm?: 3 | 4 | 6,
   ): Promise<OcrPage>;
   terminate(): Promise<void>;
 }
@@ -77,14 +75,9 @@ export async function createOcrEngine(langs: readonly string[] = ['eng']): Promi
   // PSM 3 (fully automatic): the default single-block modes drop large titles and side columns.
   await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, user_defined_dpi: '300' });
   let queue: Promise<unknown> = Promise.resolve();
-  let currentPsm = 3;
   return {
-    recognize(image, page, rectangle, psm = 3) {
+    recognize(image, page, rectangle) {
       const job = queue.then(async () => {
-        if (psm !== currentPsm) {
-          await worker.setParameters({ tessedit_pageseg_mode: String(psm) as typeof PSM.AUTO });
-          currentPsm = psm;
-        }
         // rotateAuto straightens small skew (tesseract measures the text-line angle).
         const opts = rectangle ? { rectangle } : { rotateAuto: true };
         const { data } = await worker.recognize(Buffer.from(image), opts, { blocks: true, text: false });

@@ -1,17 +1,8 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { ExtractOptions, Word } from '../extraction.types';
 import { foldAligned, type Lang, languageEvidence } from '../rules/document';
-import {
-  cropCanvas,
-  cropPgmRows,
-  densestBand,
-  looksBlank,
-  looksSideways,
-  receiptRegion,
-  toOcrImage,
-} from './image.loader';
+import { cropPgmRows, densestBand, looksBlank, looksSideways, toOcrImage } from './image.loader';
 import { createOcrEngine, type OcrEngine, type OcrPage } from './ocr.engine';
-import { brightSheetBox, DETECT_LONG_SIDE, grayThumbnail } from './page.detect';
 
 /**
  * OCR of one page image with orientation handling: tesseract's own deskew (rotateAuto) handles small skew; a page
@@ -90,43 +81,15 @@ function verticalShare(p: OcrPage): number {
   return long.filter((w) => w.y1 - w.y0 > 1.2 * (w.x1 - w.x0)).length / Math.max(long.length, 1);
 }
 
-/**
- * The part of a page image to read and its page segmentation mode. A receipt, i.e. ink in one tall narrow column
- * (receiptRegion), is cropped to that column, first to the bright sheet it is printed on when it lies on a darker
- * background (brightSheetBox), and read with PSM 4 (one column of lines of varying size): the automatic layout
- * analysis splits a receipt's short lines into blocks and reads faded thermal print poorly. Anything else as it is.
- */
-export async function receiptView(source: Canvas): Promise<{ canvas: Canvas; psm: 3 | 4 }> {
-  let canvas = source;
-  const thumb = await grayThumbnail(canvas, DETECT_LONG_SIDE);
-  const sheet = brightSheetBox(thumb.gray);
-  const scaled = (r: { x0: number; y0: number; x1: number; y1: number }, k: number) => ({
-    x0: r.x0 / k,
-    y0: r.y0 / k,
-    x1: r.x1 / k,
-    y1: r.y1 / k,
-  });
-  if (sheet) canvas = await cropCanvas(canvas, scaled(sheet, thumb.scale));
-  const { gray, scale } = sheet ? await grayThumbnail(canvas, DETECT_LONG_SIDE) : thumb;
-  const column = receiptRegion(gray);
-  if (!column) return { canvas, psm: 3 };
-  return { canvas: await cropCanvas(canvas, scaled(column, scale)), psm: 4 };
-}
-
 export async function ocrPage(
-  source: Canvas,
+  canvas: Canvas,
   page: number,
   options: ExtractOptions,
 ): Promise<{ words: Word[]; height: number; confidence: number; rotated: number }> {
   // A caller's engine or languages are used as given; otherwise a fast English engine probes the page and the full
   // reading uses the page's own language (see pageLanguages).
   // Nothing to read: skip the models (an empty page would be read by all seven languages for lack of evidence).
-  let canvas = source;
   if (await looksBlank(canvas)) return { words: [], height: canvas.height, confidence: 0, rotated: 0 };
-  // A receipt is read on its own (cropped from the board or scanner bed it lies on) and as one column of lines.
-  const receipt = await receiptView(canvas);
-  canvas = receipt.canvas;
-  const psm = receipt.psm;
   const fixed = options.ocrEngine ?? (options.ocrLanguages ? await sharedOcrEngine(options.ocrLanguages) : null);
   const probeEngine = fixed ?? (await sharedOcrEngine(['eng']));
   // Sideways pages are found from the ink profile (cheap) and turned before OCR; an upside-down page reads as
@@ -150,7 +113,7 @@ export async function ocrPage(
   }
   const engine = fixed ?? (await sharedOcrEngine(pageLanguages(p0)));
   const img0 = await toOcrImage(canvas, start);
-  const first = await engine.recognize(img0.bytes, page, undefined, psm);
+  const first = await engine.recognize(img0.bytes, page);
   let best = first;
   let height = img0.height;
   let turns = start;
@@ -159,7 +122,7 @@ export async function ocrPage(
   const tries = vertical > 0.5 ? [start + 1, start + 3] : first.confidence < 60 || good < 10 ? [start + 2] : [];
   for (const t of tries) {
     const img = await toOcrImage(canvas, t);
-    const r = await engine.recognize(img.bytes, page, undefined, psm);
+    const r = await engine.recognize(img.bytes, page);
     if (quality(r) > quality(best) * 1.15 || (vertical > 0.5 && best === first)) {
       best = r;
       turns = t;

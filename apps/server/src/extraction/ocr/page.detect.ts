@@ -71,7 +71,7 @@ export function otsu(data: Uint8Array): number {
 }
 
 /** The largest 4-connected component of `mask`, as a 0/1 mask, and its size. */
-export function largestComponent(mask: Uint8Array, w: number, h: number): { mask: Uint8Array; size: number } {
+function largestComponent(mask: Uint8Array, w: number, h: number): { mask: Uint8Array; size: number } {
   const label = new Int32Array(w * h);
   const stack = new Int32Array(w * h);
   let best = 0;
@@ -530,46 +530,4 @@ export function flattenLight(rgba: Uint8ClampedArray, w: number, h: number): Uin
     }
   }
   return out;
-}
-
-/**
- * A small bright sheet (a receipt) lying on a darker, larger background that the sheet detector could not take as a
- * page (it touches the edge, or the background has several shades): the bounding box, in thumbnail pixels, of the
- * largest component brighter than the upper Otsu threshold (Otsu again over the pixels above the first one), when
- * that component is a filled rectangle-like area of 3–60 % of the picture. Null otherwise (a plain scan, a page).
- */
-export function brightSheetBox(g: Gray): { x0: number; y0: number; x1: number; y1: number } | null {
-  const { data, width: w, height: h } = g;
-  const t1 = otsu(blur(g, 1).data);
-  const above = data.filter((v) => v > t1);
-  if (above.length < 0.02 * w * h) return null;
-  const t2 = otsu(above);
-  const smooth = blur(g, 1).data;
-  for (const t of [t2, t1]) {
-    const mask = new Uint8Array(w * h);
-    for (let p = 0; p < w * h; p++) if (smooth[p]! > t) mask[p] = 1;
-    const { mask: comp, size } = largestComponent(mask, w, h);
-    if (size < 0.03 * w * h || size > 0.6 * w * h) continue;
-    let x0 = w;
-    let y0 = h;
-    let x1 = 0;
-    let y1 = 0;
-    for (let y = 0, p = 0; y < h; y++)
-      for (let x = 0; x < w; x++, p++)
-        if (comp[p]) {
-          if (x < x0) x0 = x;
-          if (x > x1) x1 = x;
-          if (y < y0) y0 = y;
-          if (y > y1) y1 = y;
-        }
-    const boxArea = (x1 - x0 + 1) * (y1 - y0 + 1);
-    // A sheet fills its box (text inside is bridged by the blur); a lit patch of desk or a frame does not.
-    if (size / boxArea < 0.7 || boxArea > 0.7 * w * h) continue;
-    // It carries print, strokes far darker than the background (a white frame round a picture is no sheet).
-    let ink = 0;
-    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) if (data[y * w + x]! < 0.8 * t1) ink++;
-    if (ink < 0.005 * boxArea) continue;
-    return { x0, y0, x1: x1 + 1, y1: y1 + 1 };
-  }
-  return null;
 }
