@@ -19,7 +19,9 @@ import { runStatementEval } from './statement.eval';
  *   visible text only, against the XML embedded in it; PDFs without readable embedded XML are skipped,
  *   --ocr-langs <eng+deu+…>: tesseract languages for the OCR sets (default: the seven label languages),
  *   --no-straighten: read photos as they are (no sheet detection): the baseline for ocr/page.detect.ts,
- *   --timeout <s>: time limit per document (default the sandbox's 60 s; a busy machine can need more for OCR).
+ *   --timeout <s>: time limit per document (default the sandbox's 60 s; a busy machine can need more for OCR),
+ *   --kind <image,photo,…>: real-world documents of these kinds only, --split <dev|held-out>: one split only (OCR
+ *   work on a loaded machine: e.g. `--only real-world --kind image,photo --split dev`).
  */
 
 const args = process.argv.slice(2);
@@ -30,6 +32,8 @@ const straighten = !args.includes('--no-straighten');
 const timeoutS = args.includes('--timeout') ? Number(args[args.indexOf('--timeout') + 1]) : undefined;
 const limits = timeoutS ? { limits: { timeoutMs: timeoutS * 1000 } } : {};
 const corpus = args.includes('--corpus') ? args[args.indexOf('--corpus') + 1] : undefined;
+const kinds = args.includes('--kind') ? args[args.indexOf('--kind') + 1]!.split(',') : undefined;
+const split = args.includes('--split') ? args[args.indexOf('--split') + 1] : undefined;
 const ocrLanguages = args.includes('--ocr-langs') ? args[args.indexOf('--ocr-langs') + 1]!.split('+') : undefined;
 
 async function runSet(
@@ -136,6 +140,8 @@ if (existsSync(datasets)) {
 if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
   const results: RealWorldResult[] = [];
   for (const { file, name, item } of loadRealWorld()) {
+    if (kinds && !kinds.includes(item.kind)) continue;
+    if (split && item.split !== split) continue;
     const t1 = performance.now();
     const r = await extractFile(file, {
       ocr,
