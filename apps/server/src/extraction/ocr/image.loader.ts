@@ -108,14 +108,24 @@ type Canvas = import('@napi-rs/canvas').Canvas;
 /** Long side of the page image given to tesseract: about 250 dpi for A4, enough for 8 pt type and faster than 300. */
 export const OCR_LONG_SIDE = 2900;
 
+/**
+ * Longest side an image is decoded to: OCR reads at most OCR_LONG_SIDE and the photo straightening at most 3,200 px,
+ * so a phone's 27-megapixel photo is drawn straight into a 3,200 px canvas. Kept whole, it cost about 100 MB, and
+ * every later drawImage from it another raster snapshot of that size: the sandbox's 1 GB ran out.
+ */
+export const DECODE_LONG_SIDE = 3200;
+
 export async function decodeImage(bytes: Uint8Array): Promise<Canvas> {
   const { createCanvas, loadImage } = await import('@napi-rs/canvas');
   const img = await loadImage(Buffer.from(bytes));
-  const canvas = createCanvas(img.width, img.height);
+  const scale = Math.min(1, DECODE_LONG_SIDE / Math.max(img.width, img.height));
+  const width = Math.max(1, Math.round(img.width * scale));
+  const height = Math.max(1, Math.round(img.height * scale));
+  const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, img.width, img.height);
-  ctx.drawImage(img, 0, 0);
+  ctx.fillRect(0, 0, width, height);
+  ctx.drawImage(img, 0, 0, width, height);
   return canvas;
 }
 

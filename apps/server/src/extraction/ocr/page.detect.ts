@@ -438,14 +438,18 @@ export async function grayThumbnail(src: Canvas, long: number): Promise<{ gray: 
  */
 export async function straightenPhoto(src: Canvas): Promise<{ canvas: Canvas; quad: Quad | null; reason?: string }> {
   const { createCanvas } = await import('@napi-rs/canvas');
-  const { gray, scale } = await grayThumbnail(src, DETECT_LONG_SIDE);
-  const found = findPageQuad(gray);
-  if (!found.quad) return { canvas: src, quad: null, reason: found.reason };
+  // The photo is scaled down once and everything else is drawn from that copy: every drawImage from a full-size
+  // canvas makes the canvas library take a raster snapshot of it (about 100 MB for a 27-megapixel photo).
   const s2 = Math.min(1, WARP_SOURCE_LONG_SIDE / Math.max(src.width, src.height));
   const sw = Math.round(src.width * s2);
   const sh = Math.round(src.height * s2);
-  const base = createCanvas(sw, sh);
-  base.getContext('2d').drawImage(src, 0, 0, sw, sh);
+  const base = s2 < 1 ? createCanvas(sw, sh) : src;
+  if (base !== src) base.getContext('2d').drawImage(src, 0, 0, sw, sh);
+  const thumb = await grayThumbnail(base, DETECT_LONG_SIDE);
+  const gray = thumb.gray;
+  const scale = thumb.scale * s2;
+  const found = findPageQuad(gray);
+  if (!found.quad) return { canvas: src, quad: null, reason: found.reason };
   const pixels = base.getContext('2d').getImageData(0, 0, sw, sh);
   // Thumbnail corners (pixel-edge coordinates) into the scaled source.
   const k = s2 / scale;
