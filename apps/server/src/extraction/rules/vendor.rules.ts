@@ -13,13 +13,25 @@ const BARE_TO = /^\s*(?:to|an|a|aan|para|per|catre|destinataire)\s*:?\s*$/;
 const REGISTRATION =
   /(?<![a-z])(registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|cui|cif|nif|p\.?\s?iva|partita iva|rea|registro mercantil|reg\.?\s?com|registered in|company no|ust-?id\w*|vat reg\w*|btw)(?![a-z])/;
 
+/** A person's title in front of a name ("M DE LATTRE ALEXIS", "Mme Dupont", "Herr Müller"): the customer, a person. */
+const CIVILITY =
+  /^(?:m\.?|mme|mlle|mr\.?|mrs\.?|ms\.?|monsieur|madame|herr|frau|sig\.?|sig\.ra|signor|signora|dhr\.?|mevr\.?|sr\.?|sra\.?)\s+(?:ou\s+m[rm]?e?\.?\s+)?\p{L}{2}/iu;
+
+/** True when a name is written as a person's, with a title: "M" alone must be followed by capitals ("M DE LATTRE"). */
+function personTitled(text: string): boolean {
+  const t = text.trim();
+  // "MS Solutions GmbH", "MR Technik AG": initials of a company, not a title.
+  if (!CIVILITY.test(t) || LEGAL_FORM.test(t) || LOWER_LEGAL_END.test(t)) return false;
+  return !/^m\.?\s/i.test(t) || /^M\.?\s+\p{Lu}{2}/u.test(t);
+}
+
 const VENDOR_LABEL_ALL = new RegExp(VENDOR_LABEL.source, 'g');
 
 const TOTAL_WORDS = new RegExp(`${TOTAL_STRONG.source}|${TOTAL_WEAK.source}`);
 
 /** Identifiers only the issuer prints about itself: where to pay and where it is registered. */
 const ISSUER_STRONG_ID =
-  /(?<![a-z])(iban|bic|swift|registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|rea|registro mercantil|reg\.?\s?com|registered in|company no|steuernummer|steuer-?nr)(?![a-z])/;
+  /(?<![a-z])(iban|bic|swift|registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|rea|registro mercantil|reg\.?\s?com|registered in|company no|steuernummer|steuer-?nr|st\.?-?nr)(?![a-z])/;
 
 /** Tax ids, printed for the issuer and often for the customer too. */
 const TAX_ID =
@@ -85,7 +97,16 @@ function pageDomains(doc: Doc, customer: Set<string>): string[] {
   doc.lines.forEach((line, i) => {
     line.cells.forEach((cell, j) => {
       if (customer.has(`${i}:${j}`)) return;
-      for (const m of cell.text.matchAll(/(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+)(?:[a-z]{2,6})\b/giu)) {
+      // OCR spaces the dots of a receipt's footer ("www .marktkauf-lehr.de", "www. ingenico, de"): read them closed.
+      const text = cell.text.replace(/\bwww\s?\.\s?/gi, 'www.').replace(/(?<=\p{L})\s?[.,]\s(de|com)\b/giu, '.$1');
+      const found = [
+        ...text.matchAll(/(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+)(?:[a-z]{2,6})\b/giu),
+        // A bare shop domain ("rossmann.de/", "bouyguestelecom.fr"): common country and company endings only.
+        ...text.matchAll(
+          /(?<![@\p{L}\d.-])((?:[\p{L}\d-]{3,}\.)+)(?:de|com|fr|it|es|nl|ro|at|ch|be|eu|co\.uk)(?![\p{L}\d])/gu,
+        ),
+      ];
+      for (const m of found) {
         const labels = m[1]!.toLowerCase().split('.').filter(Boolean);
         const name = labels[labels.length - 1]!;
         if (name.length >= 3 && !GENERIC_DOMAIN.test(name)) {
@@ -186,7 +207,7 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
   const scores = new Map<string, { name: string; score: number; first: number }>();
   const add = (raw: string, score: number, line: number) => {
     const name = cleanVendor(raw);
-    if (!plausibleName(name) || BANK_NAME.test(foldPlain(name))) return;
+    if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name)) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
     if (coreName(name).length < 2) return;
     const f = name.toLowerCase();
@@ -212,6 +233,22 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       if (line.cells[j + 1]) customer.add(`${i}:${j + 1}`);
       let cur: [number, number] | null = [i, j];
       for (let k = 0; k < 5 && cur; k++) {
+        const c: { x0: number; x1: number } = doc.lines[cur[0]]!.cells[cur[1]]!;
+        cur = cellBelow(doc, cur[0], c.x0, c.x1, 1);
+        if (cur) customer.add(`${cur[0]}:${cur[1]}`);
+      }
+    });
+  });
+
+  // An address headed by a person's title ("M DE LATTRE ALEXIS" over "ALEXINUX SARL", street, town) is the
+  // customer's, a telecom or utility bill's addressee.
+  doc.lines.forEach((line, i) => {
+    if (line.page !== 1 || line.rel > 0.5) return;
+    line.cells.forEach((cell, j) => {
+      if (!personTitled(cell.text)) return;
+      customer.add(`${i}:${j}`);
+      let cur: [number, number] | null = [i, j];
+      for (let k = 0; k < 4 && cur; k++) {
         const c: { x0: number; x1: number } = doc.lines[cur[0]]!.cells[cur[1]]!;
         cur = cellBelow(doc, cur[0], c.x0, c.x1, 1);
         if (cur) customer.add(`${cur[0]}:${cur[1]}`);
@@ -317,8 +354,11 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       }
       // 3. Legal form.
       const lf = LEGAL_FORM.exec(cell.text);
-      if (lf && !ADDRESSY.test(cell.text.slice(0, lf.index))) {
-        let name = cell.text.slice(0, (lf.index ?? 0) + lf[0].length);
+      // A receipt's cashier line "UKST: 3322 Dirk Rossmann GmbH": a label and a number in front of the name.
+      const tagged = lf ? /^[\p{L}.\s-]{0,20}:\s*\d+\s+(?=\p{Lu})/u.exec(cell.text.slice(0, lf.index)) : null;
+      const from = tagged ? tagged[0].length : 0;
+      if (lf && !ADDRESSY.test(cell.text.slice(from, lf.index))) {
+        let name = cell.text.slice(from, (lf.index ?? 0) + lf[0].length);
         // "toom | Baumarkt | GmbH": a name spaced into cells, the legal form in the last one.
         if (lf.index === 0 && j > 0 && line.cells.slice(0, j).every((c) => !/\d/.test(c.text)))
           name = `${line.cells
@@ -377,7 +417,10 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
         const prev = doc.lines[top[0]]!;
         if (l.page !== line.page || prev.y0 - l.y1 > 1.6 * Math.max(l.size, prev.size)) break;
         const c = prev.cells[top[1]]!;
-        const hit = l.cells.findIndex((x) => Math.abs(x.x0 - c.x0) < 1.5 * l.size);
+        // Left-aligned, or centred as on a receipt's header.
+        const hit = l.cells.findIndex(
+          (x) => Math.abs(x.x0 - c.x0) < 1.5 * l.size || Math.abs(x.x0 + x.x1 - c.x0 - c.x1) < 2 * l.size,
+        );
         if (hit < 0) continue;
         if (customer.has(`${k}:${hit}`)) break;
         const text = l.cells[hit]!.text;
@@ -422,6 +465,21 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
         if (customer.has(`${i}:${j}`) || /[\d@:]/.test(cell.text) || cell.text.split(/\s+/).length > 5) return;
         if (isPartyWord(doc.folded[i]![j]!) || NOT_A_COMPANY.test(doc.folded[i]![j]!)) return;
         if (companyLike(cell.text) && matchesDomain(cell.text, domains)) add(cell.text, 0.74, i);
+      });
+    });
+    // A brand written out in a sentence ("Vos services Bouygues Telecom") whose capitalised words spell the domain
+    // (bouyguestelecom.fr): the issuer's name when nothing better names it.
+    doc.lines.forEach((line, i) => {
+      line.cells.forEach((cell, j) => {
+        if (customer.has(`${i}:${j}`)) return;
+        const words = cell.text.split(/\s+/);
+        for (let a = 0; a < words.length; a++)
+          for (let b = a + 1; b <= Math.min(words.length, a + 3); b++) {
+            const run = words.slice(a, b);
+            if (!run.every((w) => /^\p{Lu}[\p{L}&-]*$/u.test(w))) break;
+            const joined = foldPlain(run.join('')).replace(/[^a-z\d]/g, '');
+            if (joined.length >= 5 && domains.includes(joined)) add(run.join(' '), 0.62, i);
+          }
       });
     });
   }

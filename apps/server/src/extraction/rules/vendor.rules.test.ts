@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { linesFromPlainText } from '../layout/lines';
+import { extractFieldsFromLines } from './fields.rules';
+
+/**
+ * Issuer patterns of real bills and OCR'd till receipts, rebuilt as plain-text layouts (cells are separated by two or
+ * more spaces, 6 points per character).
+ */
+function vendor(text: string): string | null {
+  return extractFieldsFromLines(linesFromPlainText(text)).vendor?.value ?? null;
+}
+
+describe('issuer of bills and receipts', () => {
+  it('takes the addressee block headed by a title for the customer; the brand spelt like the domain is the issuer', () => {
+    expect(
+      vendor(`
+Date de facture  : 02/11/2019
+N° de ligne      : 06 99 XX YY ZZ                 M DE LATTRE ALEXIS
+                                                  ALEXINUX SARL
+                                                  35 B RUE MONTGOLFIER
+                                                  69100 VILLEURBANNE
+Bonjour, voici votre facture du 2 novembre 2019 :
+Vos services Bouygues Telecom                     10,83      12,99
+Montant de la facture                             10,83      12,99
+Pour nos tarifs, rendez-vous sur bouyguestelecom.fr rubrique "Tarifs".`),
+    ).toBe('Bouygues Telecom');
+  });
+
+  it('never names a titled person, even after an account-holder label', () => {
+    expect(
+      vendor(`
+Facture du 11/12/2022                     Montant total  62,86 €
+mail : serviceclient@edf.fr
+Titulaire du compte : MME OU MR GUERIN JEROME
+EDF-SA`),
+    ).toBe('EDF-SA');
+  });
+
+  it('keeps a company whose initials read like a title', () => {
+    expect(
+      vendor(`
+MS Solutions GmbH
+Hauptstraße 5, 12345 Berlin
+Rechnung Nr. 42                 Datum: 05.03.2024
+Gesamtbetrag                    100,00 EUR`),
+    ).toBe('MS Solutions GmbH');
+  });
+
+  it("reads a receipt footer's domain spaced by OCR and a bare shop domain", () => {
+    expect(
+      vendor(`
+Will ces Lehe
+Marktkauf Lehr
+Lehrer Straße 12
+www .marktkauf-1ehr.de
+SUMME EUR                 12,49`),
+    ).toBe('Marktkauf Lehr');
+    expect(
+      vendor(`
+Mein Drogeriemarkt
+27.02.2020 15:56 Bed.Nr.:120 Kasse 02
+SUMME EUR                  1,95
+UKST: 3322 Dirk Rossmann GmbH
+Mehr auf rossmann.de/`),
+    ).toBe('Dirk Rossmann GmbH');
+  });
+
+  it('walks up a centred receipt header from its "StNr." line', () => {
+    expect(
+      vendor(`
+Total EUR                          1.129,00
+               Kundenbeleg
+             Saturn Paderborn
+                Kamp 30-32
+             33098 Paderborn
+           StNr.-DE 281260691
+Datum 08.09.17                    15:20 Uhr`),
+    ).toBe('Saturn Paderborn');
+  });
+});
