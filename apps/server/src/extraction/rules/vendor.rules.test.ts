@@ -26,6 +26,31 @@ Pour nos tarifs, rendez-vous sur bouyguestelecom.fr rubrique "Tarifs".`),
     ).toBe('Bouygues Telecom');
   });
 
+  it('keeps the printed legal name over a brand word that product lines repeat', () => {
+    expect(
+      vendor(`
+Amazon Cloud Services Invoice
+Email us about your account, visit cloud.amazon.com/contact-us/
+Bill to Address:                   Invoice Number:    42183017
+ATTN: Example Labs Limited         Invoice Date:      August 3, 2014
+93B Example Road
+Greetings from Amazon Cloud, we are writing to provide you with an invoice.
+
+Summary
+Total for this invoice                              $4.11
+
+Detail
+Amazon Elastic Compute Cloud                        $1.87
+Amazon Glacier                                      $2.22
+Amazon Simple Storage Service                       $0.01
+Amazon Data Transfer                                $0.01
+                                        Service Provider:
+                                        Amazon Cloud Services, Inc.
+                                        410 Terry Ave North
+All services are sold by Amazon Cloud Services, Inc.`),
+    ).toBe('Amazon Cloud Services, Inc.');
+  });
+
   it('never names a titled person, even after an account-holder label', () => {
     expect(
       vendor(`

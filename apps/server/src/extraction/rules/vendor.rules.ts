@@ -468,17 +468,23 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       });
     });
     // A brand written out in a sentence ("Vos services Bouygues Telecom") whose capitalised words spell the domain
-    // (bouyguestelecom.fr): the issuer's name when nothing better names it.
+    // (bouyguestelecom.fr): the issuer's name when nothing better names it. Two words at least (one word spelling
+    // the domain is the rule above's), and each brand once: a product line ("Amazon Glacier", "Amazon S3") repeats
+    // the brand's first word on every row, which must not outweigh the printed legal name ("Amazon Web Services, Inc.").
+    const brands = new Set<string>();
     doc.lines.forEach((line, i) => {
       line.cells.forEach((cell, j) => {
         if (customer.has(`${i}:${j}`)) return;
         const words = cell.text.split(/\s+/);
         for (let a = 0; a < words.length; a++)
-          for (let b = a + 1; b <= Math.min(words.length, a + 3); b++) {
+          for (let b = a + 2; b <= Math.min(words.length, a + 3); b++) {
             const run = words.slice(a, b);
             if (!run.every((w) => /^\p{Lu}[\p{L}&-]*$/u.test(w))) break;
             const joined = foldPlain(run.join('')).replace(/[^a-z\d]/g, '');
-            if (joined.length >= 5 && domains.includes(joined)) add(run.join(' '), 0.62, i);
+            if (joined.length >= 5 && domains.includes(joined) && !brands.has(joined)) {
+              brands.add(joined);
+              add(run.join(' '), 0.62, i);
+            }
           }
       });
     });
