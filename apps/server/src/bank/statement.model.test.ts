@@ -1,54 +1,21 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPdf } from '../../eval/invoice.renderers';
 import { type GeneratedStatement, generateStatement } from '../../eval/statement.generator';
+import { type ChatCompletionsServer, startChatCompletionsServer } from '../../test/chat-completions.server';
 import { terminatePdfWorker } from '../extraction/pdf/pdf.isolate';
 import { ALL_READERS, readStatement } from './statement-registry';
 
-/** A local stand-in for an OpenAI-compatible endpoint: POST /v1/chat/completions with a canned JSON answer. */
-let server: Server;
-let baseURL = '';
-let answer: Record<string, unknown> = {};
-const requests: Array<{ path: string; body: Record<string, unknown> }> = [];
+let endpoint: ChatCompletionsServer;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => {
-      data += c;
-    });
-    req.on('end', () => {
-      requests.push({ path: req.url ?? '', body: JSON.parse(data || '{}') });
-      if (answer.__status) {
-        res.writeHead(Number(answer.__status), { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'boom' } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          created: 0,
-          model: 'local',
-          choices: [
-            { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(answer) } },
-          ],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  endpoint = await startChatCompletionsServer();
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await endpoint.close();
   await terminatePdfWorker();
 });
 
-const model = { baseURL, apiKey: 'test-key', model: 'local-model' };
 const dec = (minor: number) => (minor / 100).toFixed(2);
 
 /** The generator's own truth as a model would answer it (signed amounts, no running balances). */
@@ -77,7 +44,12 @@ async function smudged(): Promise<{ g: GeneratedStatement; pdf: Uint8Array }> {
 }
 
 const read = async (pdf: Uint8Array, withModel = true) => {
-  const r = await readStatement(pdf, 'statement.pdf', ALL_READERS, withModel ? { model: { ...model, baseURL } } : {});
+  const r = await readStatement(
+    pdf,
+    'statement.pdf',
+    ALL_READERS,
+    withModel ? { model: { baseURL: endpoint.baseURL, apiKey: 'test-key', model: 'local-model' } } : {},
+  );
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.statements[0]!;
 };
@@ -88,12 +60,12 @@ describe('statement reading with the optional model endpoint', () => {
     const rules = await read(pdf, false);
     expect(rules.transactions).toHaveLength(5);
     expect(rules.warnings.map((w) => w.code)).toContain('balance_mismatch');
-    answer = truthAnswer(g);
-    const before = requests.length;
+    endpoint.respond(truthAnswer(g));
+    const before = endpoint.requests.length;
     const st = await read(pdf);
-    expect(requests.length).toBe(before + 1);
-    expect(requests.at(-1)!.path).toBe('/v1/chat/completions');
-    expect((requests.at(-1)!.body.response_format as { json_schema: { name: string } }).json_schema.name).toBe(
+    expect(endpoint.requests.length).toBe(before + 1);
+    expect(endpoint.requests.at(-1)!.path).toBe('/v1/chat/completions');
+    expect((endpoint.requests.at(-1)!.body.response_format as { json_schema: { name: string } }).json_schema.name).toBe(
       'bank_statement',
     );
     expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual(
@@ -107,8 +79,8 @@ describe('statement reading with the optional model endpoint', () => {
   it('keeps the rules reading when the model answer fails the balance check, saying so', async () => {
     const { g, pdf } = await smudged();
     // One invented row: the model's own sums no longer reach the closing balance.
-    answer = truthAnswer(g, (rows) =>
-      rows.push({ date: g.truth.endDate, description: 'x', amount: '-1.00', balance: null }),
+    endpoint.respond(
+      truthAnswer(g, (rows) => rows.push({ date: g.truth.endDate, description: 'x', amount: '-1.00', balance: null })),
     );
     const st = await read(pdf);
     expect(st.transactions).toHaveLength(5);
@@ -116,11 +88,13 @@ describe('statement reading with the optional model endpoint', () => {
     expect(st.warnings.map((w) => w.code)).toEqual(['model_rejected', 'balance_mismatch']);
     expect(st.warnings[0]!.message).toMatch(/balance check/);
     // Its own closing balance moved to fit its rows: the printed one wins.
-    answer = { ...truthAnswer(g, (rows) => rows.splice(1, 1)) };
-    answer.closing_balance = dec(
-      g.truth.closingBalanceMinor -
-        (g.truth.transactions[1]!.type === 'debit' ? -1 : 1) * g.truth.transactions[1]!.amountMinor,
-    );
+    endpoint.respond({
+      ...truthAnswer(g, (rows) => rows.splice(1, 1)),
+      closing_balance: dec(
+        g.truth.closingBalanceMinor -
+          (g.truth.transactions[1]!.type === 'debit' ? -1 : 1) * g.truth.transactions[1]!.amountMinor,
+      ),
+    });
     const moved = await read(pdf);
     expect(moved.transactions).toHaveLength(5);
     expect(moved.warnings[0]).toMatchObject({ code: 'model_rejected', message: expect.stringMatching(/closing/) });
@@ -128,11 +102,11 @@ describe('statement reading with the optional model endpoint', () => {
 
   it('does not ask the model when the rules reading adds up, and keeps it when the endpoint fails', async () => {
     const g = generateStatement(93_001, 'de', 'debit-credit', 6);
-    const before = requests.length;
+    const before = endpoint.requests.length;
     const fine = await read(await renderPdf(g));
-    expect(requests.length).toBe(before);
+    expect(endpoint.requests.length).toBe(before);
     expect(fine.warnings).toEqual([]);
-    answer = { __status: 500 };
+    endpoint.fail(500);
     const { pdf } = await smudged();
     const st = await read(pdf);
     expect(st.transactions).toHaveLength(5);

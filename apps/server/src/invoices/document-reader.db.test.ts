@@ -1,10 +1,9 @@
 import fs from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { InvoiceListQuerySchema } from '@invoicebox/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatCompletionsServer } from '../../test/chat-completions.server';
 import { useTestDatabase } from '../../test/db';
 import { whitePng } from '../../test/extraction/bad-inputs';
 import { buildMail } from '../../test/mail/mail-builder';
@@ -154,45 +153,31 @@ describe('a mailbox with a document that exhausts its reader', () => {
 
   it("asks the operator's model endpoint, inside the sandbox, where the rules are unsure", async () => {
     const { db } = t().database;
-    const requests: string[] = [];
-    // A local stand-in for an OpenAI-compatible endpoint (chat completions with a JSON answer).
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        requests.push(`${req.method} ${req.url} ${req.headers.authorization}`);
-        const answer = { vendor: null, amount: '36.00', currency: 'EUR', invoice_date: null, invoice_number: 'A-77' };
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            id: 'c1',
-            object: 'chat.completion',
-            created: 0,
-            model: 'local',
-            choices: [
-              { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(answer) } },
-            ],
-          }),
-        );
-      });
+    const endpoint = await startChatCompletionsServer({
+      vendor: null,
+      amount: '36.00',
+      currency: 'EUR',
+      invoice_date: null,
+      invoice_number: 'A-77',
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const requests = () => endpoint.requests.map((r) => `${r.method} ${r.path} ${r.authorization}`);
     try {
-      const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const baseURL = endpoint.baseURL;
       const reader = new DocumentReader(db, { model: { baseURL, apiKey: 'operator-key', model: 'local-model' } });
       // No total label and no invoice number: the rules alone leave the number empty.
       const text =
         'Acme Widgets Ltd\nStatement for your order\nDate: 2024-05-06\nWidgets  3 x 10.00  30.00 EUR\nVAT  6.00 EUR\n36.00 EUR\nRef A-77\n';
       const fields = await reader.extract({ bytes: new TextEncoder().encode(text), filename: 'order.txt' });
-      expect(requests).toEqual(['POST /v1/chat/completions Bearer operator-key']);
+      expect(requests()).toEqual(['POST /v1/chat/completions Bearer operator-key']);
       expect(fields).toMatchObject({ invoice_number: 'A-77', amount: 36 });
       const withoutModel = await new DocumentReader(db, {}).extract({
         bytes: new TextEncoder().encode(text),
         filename: 'order.txt',
       });
       expect(withoutModel?.invoice_number).toBeNull();
-      expect(requests).toHaveLength(1);
+      expect(requests()).toHaveLength(1);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await endpoint.close();
     }
   });
 });
