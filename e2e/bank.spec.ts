@@ -1,9 +1,8 @@
-import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import type { TextRun } from '../apps/server/eval/invoice.generator';
 import { renderPdf } from '../apps/server/eval/invoice.renderers';
-import { buildMail } from '../apps/server/test/mail/mail-builder';
+import { importInvoiceMail } from './import-mail';
 import { signInAsOwner } from './owner';
 import { shot } from './screenshot-path';
 
@@ -22,27 +21,13 @@ interface Invoice {
 /** Imports one invoice mail as the owner and returns the invoice as the server read it from its PDF. */
 async function importInvoice(request: APIRequestContext, token: string): Promise<Invoice> {
   const auth = { authorization: `Bearer ${token}` };
-  const mail = buildMail({
+  await importInvoiceMail(request, token, {
     from: 'NETPRESSE <factures@netpresse.example>',
     subject: 'Votre facture',
     messageId: '<bank-e2e-netpresse@example.com>',
-    attachments: [{ filename: 'facture-netpresse.pdf', content: await fs.readFile(invoicePdf) }],
+    pdf: invoicePdf,
+    filename: 'facture-netpresse.pdf',
   });
-  const started = await request.post('/api/v1/imports/mail', {
-    headers: { ...auth, 'content-type': 'message/rfc822' },
-    data: mail,
-  });
-  expect(started.ok()).toBe(true);
-  const { job_id } = (await started.json()) as { job_id: string };
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/api/v1/jobs/${job_id}`, { headers: auth })).json()) as { status: string }).status,
-      {
-        timeout: 60_000,
-      },
-    )
-    .toBe('completed');
   const accounts = (await (await request.get('/api/v1/gmail/accounts', { headers: auth })).json()) as {
     accounts: Array<{ userId: string }>;
   };

@@ -1,7 +1,6 @@
-import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { buildMail } from '../apps/server/test/mail/mail-builder';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { importInvoiceMail } from './import-mail';
 import { OWNER } from './owner';
 import { shot } from './screenshot-path';
 
@@ -54,30 +53,6 @@ const metrics = (page: Page) =>
     ).invoicebox.metrics(),
   );
 
-/** One invoice in the owner's mail, imported through the API, to have a card to open. */
-async function importInvoice(request: APIRequestContext, token: string): Promise<void> {
-  const auth = { authorization: `Bearer ${token}` };
-  const mail = buildMail({
-    from: 'Quality Hosting <billing@qualityhosting.example>',
-    subject: 'Keyboard invoice',
-    messageId: '<keyboard-e2e-qualityhosting@example.com>',
-    attachments: [{ filename: 'qualityhosting.pdf', content: await fs.readFile(pdf) }],
-  });
-  const started = await request.post('/api/v1/imports/mail', {
-    headers: { ...auth, 'content-type': 'message/rfc822' },
-    data: mail,
-  });
-  expect(started.ok()).toBe(true);
-  const { job_id } = (await started.json()) as { job_id: string };
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/api/v1/jobs/${job_id}`, { headers: auth })).json()) as { status: string }).status,
-      { timeout: 60_000 },
-    )
-    .toBe('completed');
-}
-
 test('the main actions with the keyboard alone', async ({ page, request }) => {
   test.setTimeout(240_000);
   const signin = await request.post('/api/v1/auth/local/signin', {
@@ -85,7 +60,14 @@ test('the main actions with the keyboard alone', async ({ page, request }) => {
   });
   const token = ((await signin.json()) as { token: string }).token;
   const auth = { authorization: `Bearer ${token}` };
-  await importInvoice(request, token);
+  // One invoice in the owner's mail, to have a card to open.
+  await importInvoiceMail(request, token, {
+    from: 'Quality Hosting <billing@qualityhosting.example>',
+    subject: 'Keyboard invoice',
+    messageId: '<keyboard-e2e-qualityhosting@example.com>',
+    pdf,
+    filename: 'qualityhosting.pdf',
+  });
   // The scope is put back at the end: the other specs see the owner's accounts as they were.
   const before = (await (await request.get('/api/v1/gmail/accounts', { headers: auth })).json()) as {
     session: { selectedScope: string; selectedUserIds: string[] };
