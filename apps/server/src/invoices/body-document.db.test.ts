@@ -151,7 +151,9 @@ describe('an invoice that exists only as an HTML mail body keeps the body as its
     const response = await harness.app.inject({ url: invoices[0].attachments[0].url, headers: bearer(token) });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="Your Tuesday evening trip receipt\.html"/);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="Your Tuesday evening trip receipt\.html"/,
+    );
     expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));

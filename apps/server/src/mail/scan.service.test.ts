@@ -262,11 +262,16 @@ describe('scanPath', () => {
     expect(names.slice(3)).toEqual(['mail.html', 'mail.html', 'mail.html', '_CON.html', 'gpj.exe.html']);
     for (const name of names) {
       expect(Buffer.byteLength(name)).toBeLessThanOrEqual(120);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
       expect(name).not.toMatch(/[\u0000-\u001f/\\]|^\./);
     }
     const document = of('Your order', { html, text: 'Total 9,90 €' })!;
     const text = document.content.toString('utf8');
-    expect(document).toMatchObject({ filename: 'Your order.html', contentType: 'text/html', size: document.content.length });
+    expect(document).toMatchObject({
+      filename: 'Your order.html',
+      contentType: 'text/html',
+      size: document.content.length,
+    });
     expect(document.sha256).toBe(sha256(document.content));
     // A byte order mark (the browser's charset whatever the mail's tags claim), then a policy, then the body unchanged.
     expect([...document.content.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
