@@ -4,13 +4,16 @@ import type { Db } from '../db/client';
 import { uuidArray } from '../db/sql-arrays';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { senderDomain } from '../mail/email-record';
-import type { FieldExtractor } from '../mail/field-extractor';
+import type { ExtractedInvoiceFields, FieldExtractInput, FieldExtractor } from '../mail/field-extractor';
 import type { MailAttachment } from '../mail/mail-message';
-import { extractAttachmentFields } from '../mail/scan.service';
+import { extractAttachmentFields, extractBodyFields } from '../mail/scan.service';
 import type { BlobStore } from './blob.store';
 import { extractionErrorRecord, searchTextOf } from './ingest.service';
+import { invoiceHasDocument } from './invoices.tables';
 
 const PAGE = 50;
+
+const NO_BODY_FIELDS = { amount: null, currency: null, invoice_date: null, invoice_number: null };
 
 interface RefreshRow {
   id: string;
@@ -22,6 +25,8 @@ interface RefreshRow {
   sender_email: string | null;
   subject: string | null;
   sent_at: Date | string | null;
+  /** False when the document is the mail's kept body. */
+  has_attachments: boolean;
   files: Array<{ sha256: string; filename: string; content_type: string; size: number }> | null;
   names: string[] | null;
 }
@@ -56,7 +61,7 @@ export class FieldsRefreshService {
   ): Promise<FieldsRefreshSummary> {
     const summary: FieldsRefreshSummary = { read: 0, changed: 0, failed: 0 };
     if (accountIds.length === 0) return summary;
-    const scope = sql`i.owner_id = ${ownerId} and i.has_attachments
+    const scope = sql`i.owner_id = ${ownerId} and ${invoiceHasDocument()}
       and i.account_ids && ${uuidArray(accountIds)}
       and coalesce((i.extraction->>'version')::int, 0) < ${this.version}`;
     const [{ total } = { total: 0 }] = (
@@ -68,7 +73,7 @@ export class FieldsRefreshService {
     for (;;) {
       const rows = (
         await this.db.execute(sql`
-          select i.id, i.vendor, i.amount, i.invoice_date, i.invoice_number, m.sender_name, m.sender_email, m.subject, m.sent_at,
+          select i.id, i.vendor, i.amount, i.invoice_date, i.invoice_number, i.has_attachments, m.sender_name, m.sender_email, m.subject, m.sent_at,
                  (select json_agg(json_build_object('sha256', a.sha256, 'filename', a.filename,
                                                     'content_type', a.content_type, 'size', a.size)
                                   order by a.position)
@@ -120,11 +125,16 @@ export class FieldsRefreshService {
         where owner_id = ${ownerId} and id = ${row.id}::uuid`);
       return;
     }
-    const fields = await extractAttachmentFields(row.id, attachments, {
-      extractor: { extract: (input) => this.extractor.extract({ ...input, ownerId }) },
-      onExtractionError: (_origin, filename, error, sha256) =>
+    const read = {
+      extractor: { extract: (input: FieldExtractInput) => this.extractor.extract({ ...input, ownerId }) },
+      onExtractionError: (_origin: string, filename: string, error: unknown, sha256: string) =>
         errors.push(extractionErrorRecord(filename, sha256, error)),
-    });
+    };
+    // A kept mail body is read as at ingest: its fields only with an amount, never its vendor (the sender stays).
+    const body = row.has_attachments ? null : attachments[0]!;
+    const fields: ExtractedInvoiceFields = body
+      ? { vendor: null, ...((await extractBodyFields(row.id, body, read)) ?? NO_BODY_FIELDS) }
+      : await extractAttachmentFields(row.id, attachments, read);
     // What this reading found about each file replaces what an older one recorded on the attachments.
     const readErrors = Object.fromEntries(errors.filter((e) => e.sha256).map((e) => [e.sha256 as string, e.error]));
     await this.db.execute(sql`
@@ -158,7 +168,7 @@ export class FieldsRefreshService {
       update invoices set
         vendor = ${vendor}, amount = ${amount}, amount_minor = ${amountMinor}, currency = ${currency},
         invoice_date = ${invoiceDate}, invoice_number = ${fields.invoice_number},
-        category = ${invoiceCategory([row.subject, ...attachments.map((a) => a.filename)])},
+        category = ${invoiceCategory([row.subject, ...(body ? [] : attachments).map((a) => a.filename)])},
         search_text = ${searchTextOf([vendor, row.sender_email, row.sender_name, row.subject, fields.invoice_number, ...(row.names ?? [])])},
         extraction = ${JSON.stringify(extraction)}::jsonb
       where owner_id = ${ownerId} and id = ${row.id}::uuid`);

@@ -13,7 +13,13 @@ import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { DocumentUnreadableError, type FieldExtractor, nullFieldExtractor } from '../mail/field-extractor';
 import type { MailMessage, RawMail } from '../mail/mail-message';
 import { parseMailMessage } from '../mail/mail-message.parser';
-import { documentAttachments, isInvoiceMessage, type ScanInvoice, scanMessage } from '../mail/scan.service';
+import {
+  bodyDocument,
+  documentAttachments,
+  isInvoiceMessage,
+  type ScanInvoice,
+  scanMessage,
+} from '../mail/scan.service';
 import type { BlobStore } from './blob.store';
 import { invoiceAccounts, invoices, mailMessages, messageAttachments } from './invoices.tables';
 
@@ -379,6 +385,11 @@ export class IngestService {
     }
     const readErrors = new Map(extractionErrors.map((e) => [e.sha256, e.error]));
     const qualifying = new Set(documentAttachments(message).map((a) => a.sha256));
+    // An invoice that exists only as the mail keeps its body as its document, stored like an attachment after the
+    // message's own files (so its View, Download, drive filing and later readings work as for any file). It is no
+    // attachment: has_attachments stays false, the §5 rules never saw it, and the dedupe key stays the message's.
+    const body = found !== null && qualifying.size === 0 ? bodyDocument(message) : null;
+    if (body) await this.blobs.put(body.sha256, body.content);
     return {
       message: {
         ownerId,
@@ -393,16 +404,33 @@ export class IngestService {
         isCandidate: found !== null,
         rawSha256,
       },
-      attachments: message.attachments.map((a, position) => ({
-        position,
-        sha256: a.sha256,
-        filename: a.filename,
-        size: a.size,
-        contentType: a.contentType,
-        qualifies: qualifying.has(a.sha256),
-        readError: readErrors.get(a.sha256) ?? null,
-      })),
-      invoice: found ? invoiceRow(ownerId, accountId, message, found, qualifying.size > 0, extractionErrors) : null,
+      attachments: [
+        ...message.attachments.map((a, position) => ({
+          position,
+          sha256: a.sha256,
+          filename: a.filename,
+          size: a.size,
+          contentType: a.contentType,
+          qualifies: qualifying.has(a.sha256),
+          readError: readErrors.get(a.sha256) ?? null,
+        })),
+        ...(body
+          ? [
+              {
+                position: message.attachments.length,
+                sha256: body.sha256,
+                filename: body.filename,
+                size: body.size,
+                contentType: body.contentType,
+                qualifies: true,
+                readError: readErrors.get(body.sha256) ?? null,
+              },
+            ]
+          : []),
+      ],
+      invoice: found
+        ? invoiceRow(ownerId, accountId, message, found, qualifying.size > 0, extractionErrors, body?.filename)
+        : null,
     };
   }
 }
@@ -414,6 +442,8 @@ function invoiceRow(
   found: ScanInvoice,
   hasAttachments: boolean,
   extractionErrors: ExtractionErrorRecord[],
+  /** The name of the kept body, when the mail body is the document. */
+  bodyName?: string,
 ): Omit<typeof invoices.$inferInsert, 'messageRowId'> {
   const currency = found.currency ?? null;
   const amountMinor = found.amount !== null && currency ? decimalToMinorUnits(String(found.amount), currency) : null;
@@ -443,6 +473,7 @@ function invoiceRow(
       message.subject,
       found.invoice_number,
       ...message.attachments.map((a) => a.filename),
+      bodyName,
     ]),
     extraction: {
       version: EXTRACTION_RULES_VERSION,

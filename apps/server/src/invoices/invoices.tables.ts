@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -125,6 +125,16 @@ export const invoices = pgTable(
     index('invoices_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
+
+/**
+ * Whether invoice `i` has a document to file, show or read again: a qualifying attachment (has_attachments), or the
+ * kept body of an invoice that exists only as a mail (a qualifying row of its message that is no attachment, so
+ * has_attachments, the list's 'Has Attachments' filter, stays false for it).
+ */
+export function invoiceHasDocument(): SQL {
+  return sql`(i.has_attachments or exists (select 1 from message_attachments d
+    where d.message_row_id = i.message_row_id and d.qualifies))`;
+}
 
 /**
  * Documents whose reading ended their sandbox process (a crash, out of memory, out of time), by content hash per

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMail, buildMbox, FAKE_PDF, FAKE_PNG, mailDatasets } from '../../test/mail/mail-builder';
 import type { ExtractedInvoiceFields, FieldExtractor } from './field-extractor';
-import type { MailReadError } from './mail-message';
-import { scanPath } from './scan.service';
+import type { MailMessage, MailReadError } from './mail-message';
+import { bodyDocument, scanPath } from './scan.service';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const XML = Buffer.from('<?xml version="1.0"?><Invoice/>');
@@ -232,8 +232,58 @@ describe('scanPath', () => {
     };
     expect((await scanPath(file, { extractor })).invoices).toHaveLength(0);
     const [invoice] = (await scanPath(file, { extractor, attachmentsRequired: false })).invoices;
-    expect(seen).toEqual([{ filename: 'body.html', body: expect.stringContaining('<td>Total</td>') }]);
+    expect(seen).toEqual([
+      { filename: 'Your Tuesday evening trip receipt.html', body: expect.stringContaining('<td>Total</td>') },
+    ]);
     expect(invoice).toMatchObject({ vendor: 'Rides', amount: 14.2, currency: 'EUR', attachments: [] });
+  });
+
+  it('keeps an HTML body as a document: safe name from any subject, UTF-8, no script or remote load when opened', () => {
+    const html = '<html><body><script>alert(1)</script><img src="https://t.example/p.gif">Total 9,90 €</body></html>';
+    const of = (subject: string | null, body: MailMessage['body']) =>
+      bodyDocument({
+        origin: 'x',
+        messageId: null,
+        from: null,
+        subject,
+        date: null,
+        textSnippet: '',
+        attachments: [],
+        skippedParts: [],
+        ...(body ? { body } : {}),
+      });
+    const long = 'Receipt '.repeat(63).slice(0, 500);
+    const names = ['../../etc/passwd', 'a\u0000b/..\\c', long, '...', '', null, 'CON', '\u202egpj.exe'].map(
+      (subject) => of(subject, { html, text: 'Total 9,90 €' })!.filename,
+    );
+    expect(names.slice(0, 2)).toEqual(['-..-etc-passwd.html', 'a b-..-c.html']);
+    // Cut to 120 bytes with the extension kept.
+    expect(names[2]).toBe(`${long.slice(0, 115)}.html`);
+    expect(names.slice(3)).toEqual(['mail.html', 'mail.html', 'mail.html', '_CON.html', 'gpj.exe.html']);
+    for (const name of names) {
+      expect(Buffer.byteLength(name)).toBeLessThanOrEqual(120);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+      expect(name).not.toMatch(/[\u0000-\u001f/\\]|^\./);
+    }
+    const document = of('Your order', { html, text: 'Total 9,90 €' })!;
+    const text = document.content.toString('utf8');
+    expect(document).toMatchObject({
+      filename: 'Your order.html',
+      contentType: 'text/html',
+      size: document.content.length,
+    });
+    expect(document.sha256).toBe(sha256(document.content));
+    // A byte order mark (the browser's charset whatever the mail's tags claim), then a policy, then the body unchanged.
+    expect([...document.content.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(text).toMatch(/^\ufeff<meta http-equiv="Content-Security-Policy" content="default-src 'none';[^"]*">\n/);
+    expect(text.endsWith(html)).toBe(true);
+    expect(of('Your order', { html: null, text: 'Total 9,90 €' })).toMatchObject({
+      filename: 'Your order.txt',
+      contentType: 'text/plain',
+      content: Buffer.from('\ufeffTotal 9,90 €'),
+    });
+    expect(of('Empty', { html: '  ', text: ' ' })).toBeNull();
+    expect(of('Added file', undefined)).toBeNull();
   });
 
   it('counts unreadable messages, reports them, and goes on', async () => {

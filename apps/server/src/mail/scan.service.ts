@@ -2,7 +2,9 @@
  * `scanPath`: reads every message under a path (read-only, no database), applies the document-candidate rules of
  * SPEC §5, and reads the invoice fields of each accepted email from its qualifying attachments.
  */
+import { createHash } from 'node:crypto';
 import { isInvoiceCandidate, qualifyingAttachments } from '@invoicebox/core';
+import { safeDriveName } from '../drive/drive-naming';
 import { toEmailDerivedRecord } from './email-record';
 import { type ExtractedInvoiceFields, type FieldExtractor, nullFieldExtractor } from './field-extractor';
 import type { MailLimits } from './mail-limits';
@@ -98,34 +100,80 @@ export async function extractAttachmentFields(
 }
 
 /**
- * An invoice that exists only as the mail (a shop's order receipt, a ride, a SaaS bill): a message with no document
- * attachment (listed when the preference allows that) has its body read like a document (its HTML when it has one, laid out by its tags). The vendor stays the
- * sender's: a body's first lines are greetings and menus more often than the issuer's name.
+ * Put before a kept HTML body: a UTF-8 byte order mark (it outranks whatever charset the mail's own tags claim, and the
+ * text was decoded already) and a policy that, when the saved file is opened from disk, runs no script and loads
+ * nothing remote (no tracking pixel), as a mail client shows it by default. Parsed into the head wherever it stands.
  */
-async function fillFromBody(
-  message: MailMessage,
-  fields: ExtractedInvoiceFields,
-  options: Pick<ScanOptions, 'extractor'>,
-): Promise<void> {
+const BODY_HTML_PREFIX =
+  '\ufeff<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; img-src data:; ' +
+  "style-src 'unsafe-inline'; form-action 'none'\">\n";
+
+/**
+ * The body of an invoice that exists only as the mail (a shop's order receipt, a ride, a SaaS bill) as a document:
+ * its HTML when it has one (the layout the field rules read), else its text, named after the subject made safe for
+ * any file system. The ingest keeps it as the invoice's file; null when the body is empty.
+ */
+export function bodyDocument(message: MailMessage): MailAttachment | null {
   const body = message.body;
-  const content = body?.html?.trim() ? body.html : body?.text;
-  if (!options.extractor || !content?.trim()) return;
-  const html = content === body?.html;
+  const html = body?.html?.trim() ? body.html : null;
+  const text = html ?? body?.text ?? '';
+  if (!text.trim()) return null;
+  const content = Buffer.from(html ? BODY_HTML_PREFIX + html : `\ufeff${text}`, 'utf8');
+  const extension = html ? 'html' : 'txt';
+  return {
+    // The subject cleaned on its own first: a subject of dots or nothing must not take the extension's place.
+    filename: safeDriveName(`${safeDriveName(message.subject ?? '', 'mail')}.${extension}`),
+    contentType: html ? 'text/html' : 'text/plain',
+    size: content.length,
+    sha256: createHash('sha256').update(content).digest('hex'),
+    content,
+  };
+}
+
+/**
+ * The fields of a body document, read like any document, but without its vendor: a body's first lines are greetings
+ * and menus more often than the issuer's name, so the sender stays the vendor. Null when it shows no amount (a body
+ * without one is no receipt to trust for the rest either).
+ */
+export async function extractBodyFields(
+  origin: string,
+  document: MailAttachment,
+  options: Pick<ScanOptions, 'extractor' | 'onExtractionError'>,
+): Promise<Omit<ExtractedInvoiceFields, 'vendor'> | null> {
+  if (!options.extractor) return null;
   let found: ExtractedInvoiceFields | null;
   try {
     found = await options.extractor.extract({
-      bytes: new TextEncoder().encode(content),
-      filename: html ? 'body.html' : 'body.txt',
-      mimeType: html ? 'text/html' : 'text/plain',
+      bytes: document.content,
+      filename: document.filename,
+      mimeType: document.contentType,
+      sha256: document.sha256,
     });
-  } catch {
-    // A body is no stored file: nothing to remember as unreadable; the attachments' fields (if any) stand.
-    return;
+  } catch (error) {
+    options.onExtractionError?.(origin, document.filename, error, document.sha256);
+    return null;
   }
-  if (found?.amount === null || found?.amount === undefined) return;
+  if (found?.amount === null || found?.amount === undefined) return null;
+  return {
+    amount: found.amount,
+    currency: found.currency ?? null,
+    invoice_date: found.invoice_date ?? null,
+    invoice_number: found.invoice_number ?? null,
+  };
+}
+
+/** A message with no document attachment (listed when the preference allows that) has its body read instead. */
+async function fillFromBody(
+  message: MailMessage,
+  fields: ExtractedInvoiceFields,
+  options: Pick<ScanOptions, 'extractor' | 'onExtractionError'>,
+): Promise<void> {
+  const document = bodyDocument(message);
+  const found = document ? await extractBodyFields(message.origin, document, options) : null;
+  if (!found) return;
   for (const field of FIELDS) {
     if (field === 'vendor') continue;
-    if (fields[field] === null && found[field] !== null && found[field] !== undefined) {
+    if (fields[field] === null && found[field] !== null) {
       (fields as unknown as Record<string, unknown>)[field] = found[field];
     }
   }

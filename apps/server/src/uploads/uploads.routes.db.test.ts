@@ -190,6 +190,56 @@ describe('POST /invoices/upload', () => {
     expect(list.session.activeUserId).toBe(mailbox.userId);
   });
 
+  it('with the preference off, an .eml that is only an HTML receipt is added as an invoice with its body as document', async () => {
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/api/v1/settings/preferences',
+      headers: bearer(token),
+      payload: { attachments_required: false },
+    });
+    expect(put.statusCode).toBe(200);
+    const receipt = Buffer.from(
+      [
+        'From: Rides <receipts@rides.example>',
+        'To: owner@example.com',
+        'Subject: Your trip receipt',
+        'Date: Tue, 04 Mar 2025 21:14:00 +0000',
+        'Message-ID: <upload-trip-1@rides.example>',
+        'MIME-Version: 1.0',
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        '<html><body><p>Thanks for riding</p><table><tr><td>Total</td><td>EUR 14.20</td></tr></table></body></html>',
+        '',
+      ].join('\r\n'),
+    );
+    try {
+      const { body } = await upload([{ name: 'trip.eml', content: receipt, type: 'message/rfc822' }]);
+      expect(body.files[0]).toMatchObject({ status: 'added', invoice_id: expect.any(String) });
+      const [invoice] = await t()
+        .database.db.select()
+        .from(invoices)
+        .where(and(eq(invoices.ownerId, ownerId), eq(invoices.id, body.files[0]!.invoice_id!)));
+      expect(invoice).toMatchObject({
+        dedupeKey: 'message:<upload-trip-1@rides.example>',
+        amountMinor: 1420,
+        currency: 'EUR',
+        hasAttachments: false,
+      });
+      const { rows } = await t().database.pool.query(
+        'select filename, content_type, qualifies from message_attachments where message_row_id = $1',
+        [invoice!.messageRowId],
+      );
+      expect(rows).toEqual([{ filename: 'Your trip receipt.html', content_type: 'text/html', qualifies: true }]);
+    } finally {
+      await app.inject({
+        method: 'PUT',
+        url: '/api/v1/settings/preferences',
+        headers: bearer(token),
+        payload: { attachments_required: true },
+      });
+    }
+  });
+
   it('takes hostile documents one by one: each gets its error, the valid ones around them are stored', async () => {
     await prepareCorpus();
     const documents = hostileCorpus().filter((i) => i.channel === 'document');

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import type { UploadFileResult, UploadResponse } from '@invoicebox/core';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { AccountsService } from '../accounts/accounts.service';
 import type { Db } from '../db/client';
 import { NotFoundError } from '../errors';
@@ -241,14 +241,27 @@ export class UploadsService {
     const documentOf = new Map<string, { sha256: string; readError: string | null }>();
     for (const a of attachments) if (a.qualifies && !documentOf.has(a.rowId)) documentOf.set(a.rowId, a);
     const keys = [...new Set([...documentOf.values()].map((d) => d.sha256))];
+    // By document, or by message: an .eml whose invoice exists only as its body (its kept body is no dedupe key).
     const found =
-      keys.length === 0
+      rows.length === 0
         ? []
         : await this.db
             .select({ id: invoices.id, key: invoices.dedupeKey, messageRowId: invoices.messageRowId })
             .from(invoices)
-            .where(and(eq(invoices.ownerId, ownerId), inArray(invoices.dedupeKey, keys)));
+            .where(
+              and(
+                eq(invoices.ownerId, ownerId),
+                or(
+                  keys.length > 0 ? inArray(invoices.dedupeKey, keys) : undefined,
+                  inArray(
+                    invoices.messageRowId,
+                    rows.map((r) => r.rowId),
+                  ),
+                ),
+              ),
+            );
     const invoiceOf = new Map(found.map((f) => [f.key, f.id]));
+    const invoiceOfMessage = new Map(found.map((f) => [f.messageRowId, f.id]));
     for (const a of accepted) {
       const result = results[a.index]!;
       const row = byOrigin.get(a.origin);
@@ -257,7 +270,7 @@ export class UploadsService {
         continue;
       }
       const document = documentOf.get(row.rowId);
-      const invoiceId = document ? invoiceOf.get(document.sha256) : undefined;
+      const invoiceId = (document ? invoiceOf.get(document.sha256) : undefined) ?? invoiceOfMessage.get(row.rowId);
       result.invoice_id = invoiceId ?? null;
       const seenBefore = before.messages.has(a.origin) || (document && before.invoices.has(document.sha256));
       if (seenBefore && document?.readError) {

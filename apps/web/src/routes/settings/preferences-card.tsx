@@ -61,7 +61,8 @@ export function PreferencesCard() {
           <span>
             <span className="font-medium text-slate-900">Only emails with a document attached</span>
             <span className="block text-slate-500">
-              Off: invoice emails without a PDF or image (a bill in the mail's text) count as well.
+              Off: invoice emails without a PDF or image (a receipt in the mail itself) count as well, with the mail
+              kept as their document; the list shows them when 'Has Attachments' is unchecked.
             </span>
           </span>
         </label>
