@@ -204,6 +204,8 @@ async function runDatasets(): Promise<StatementScore[]> {
       s.truth += m.truth;
       s.found += m.found;
       s.matched += m.matched;
+      if (m.matched < m.truth || m.matched < m.found)
+        s.failures.push(`${name}/${it.file}: ${m.matched} of ${m.truth} truth, ${m.found} found`);
       const h = headerScore(it.t, sts);
       for (const miss of h.misses) s.failures.push(miss);
       s.headerTotal.fields = (s.headerTotal.fields ?? 0) + h.fields;

@@ -47,6 +47,26 @@ describe('CSV card exports that list purchases as positive amounts', () => {
     expect(r.rows.map((x) => x[2])).toEqual(['debit', 'debit', 'credit']);
   });
 
+  it("reads a shop's order history as purchases: its totals are money spent", () => {
+    const r = csv(
+      [
+        'order id,order url,items,to,date,total,tax,refund,payments',
+        '112-1635210-7125801,https://shop.example/1,"Spray cleaner, 4 fl. oz.",J Doe,2022-12-20,4.22,0.24,0,"Visa: $4.22"',
+        '111-3273904-8117030,https://shop.example/2,Light bulb,J Doe,2022-12-21,7.42,0.42,0,"Visa: $7.42"',
+        'D01-1234567-8901234,https://shop.example/3,,,pending,,,,',
+      ].join('\n'),
+    );
+    expect(r.rows).toEqual([
+      ['2022-12-20', 422, 'debit'],
+      ['2022-12-21', 742, 'debit'],
+    ]);
+    expect(r.warnings).toContain('signs_inverted');
+    const de = csv(
+      ['Bestellnummer;Datum;Artikel;Summe', '302-1;02.03.2024;Kabel;12,99', '302-2;05.03.2024;Lampe;25,00'].join('\n'),
+    );
+    expect(de.rows.map((x) => x[2])).toEqual(['debit', 'debit']);
+  });
+
   it('follows the running balance where there is one, card words or not', () => {
     // The balance is the holder's (negative: owed) and goes down by each positive amount: those are charges.
     const r = csv(

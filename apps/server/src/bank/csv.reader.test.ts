@@ -21,7 +21,8 @@ describe('CSV reader on the csv2ofx fixtures', () => {
       [truth, found, matched] = [truth + s.truth, found + s.found, matched + s.matched];
     }
     console.info(`csv: transactions P ${pct(matched, found)} R ${pct(matched, truth)} (${matched}/${truth})`, perFile);
-    expect(matched / truth).toBeGreaterThanOrEqual(0.5);
+    // All 37 after the two documented truth corrections (bank-datasets.ts): a reader change that loses one fails here.
+    expect(matched / truth).toBeGreaterThanOrEqual(0.97);
   });
 });
 

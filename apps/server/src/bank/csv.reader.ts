@@ -185,6 +185,10 @@ const HEADERS: Array<[Role, string[]]> = [
       'amount eur',
       'total',
       'sum',
+      'summe',
+      'gesamtbetrag',
+      'totale',
+      'totaal',
       'betrag eur',
       'montant eur',
       'importe eur',
@@ -760,6 +764,12 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
 /** Card exports name themselves: a card (number, holder, used) column or the words credit card, in the seven languages. */
 const CARD_WORDS =
   /(?<![a-z_])(card|cards|cardmember|cardholder|creditcard|karte|kartennummer|karteninhaber|kreditkarte|carte|tarjeta|carta|kaart|kaartnummer|kaarthouder|card de credit)(?![a-z_])/;
+/**
+ * Order histories (a shop's "Your orders" export: Amazon, eBay, a web shop) name their order column: their totals
+ * are purchases, money spent, as positive numbers.
+ */
+const ORDER_WORDS =
+  /(?<![a-z_])(order id|order number|order no|order #|order nr|bestellnummer|bestell-nr|bestellung nr|numero de commande|n° de commande|no de commande|numero de pedido|n° de pedido|numero d'ordine|numero ordine|n° ordine|bestelnummer|ordernummer|numar comanda)(?![a-z_])/;
 /** What pays a card or comes back on it: the rows a card export lists as negative. */
 const CARD_CREDIT_WORDS =
   /(payment|thank you|refund|credit|return|cashback|zahlung|gutschrift|erstattung|ruckzahlung|paiement|remboursement|avoir|pago|abono|devolucion|reembolso|pagamento|rimborso|storno|betaling|terugbetaling|restitutie|plata|rambursare)/;
@@ -768,7 +778,7 @@ const CARD_CREDIT_WORDS =
  * Card exports that list purchases as positive amounts and payments as negative (the card issuer's view): the
  * running balance proves it where there is one (each balance moves by the amount with the file's sign, in either
  * order, while the signs say the opposite); without one, the file calls itself a card export and every negative row
- * is a payment or refund while purchases are the most rows. Returns why, or null.
+ * is a payment or refund while purchases are the most rows; a shop's order history likewise. Returns why, or null.
  */
 export function cardSignsInverted(txs: StatementTransaction[], context: string): string | null {
   const signed = (t: StatementTransaction) => (t.type === 'debit' ? -t.amountMinor : t.amountMinor);
@@ -786,12 +796,15 @@ export function cardSignsInverted(txs: StatementTransaction[], context: string):
     if (asRead > 0) return null;
   }
   const f = context.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  if (!CARD_WORDS.test(f)) return null;
+  const card = CARD_WORDS.test(f);
+  if (!card && !ORDER_WORDS.test(f)) return null;
   const negatives = txs.filter((t) => t.type === 'debit');
   const positives = txs.length - negatives.length;
   const folded = (t: StatementTransaction) => t.description.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   if (positives > negatives.length && negatives.every((t) => CARD_CREDIT_WORDS.test(folded(t))))
-    return 'a card export whose negative rows are payments and refunds';
+    return card
+      ? 'a card export whose negative rows are payments and refunds'
+      : 'an order history, whose totals are purchases';
   return null;
 }
 

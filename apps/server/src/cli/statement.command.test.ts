@@ -68,6 +68,14 @@ describe('invoicebox statement --json', { timeout: 120_000 }, () => {
     expect(json.bank_name).toBeNull();
   });
 
+  it('leaves the currency null where the file states none, never a placeholder code', async () => {
+    const file = path.join(dir, 'no-currency.csv');
+    await fs.writeFile(file, 'Date,Description,Amount\n2026-03-03,Grocer,-12.50\n2026-03-04,Refund,3.00\n');
+    const json = JSON.parse(run(['statement', file, '--json']).stdout);
+    expect(json.currency).toBeNull();
+    expect(json.transactions.map((t: { currency: unknown }) => t.currency)).toEqual([null, null]);
+  });
+
   it('says in one line on stderr, exit 1, what it cannot read', async () => {
     const photo = path.join(dir, 'photo.png');
     await fs.writeFile(photo, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));

@@ -40,7 +40,8 @@ export function registerStatementCommand(program: Command): void {
             description: t.description,
             amount: Number(minorUnitsToDecimal(t.amountMinor, t.currency)),
             type: t.type,
-            currency: t.currency,
+            // XXX is ISO 4217's "no currency": the file states none, and the contract says null, never a guess.
+            currency: t.currency === 'XXX' ? null : t.currency,
           }));
           if (options.json) {
             printJson({
@@ -62,7 +63,9 @@ export function registerStatementCommand(program: Command): void {
           console.log(`balances       ${money(s.openingBalanceMinor)} → ${money(s.closingBalanceMinor)}`);
           for (const t of transactions) {
             const sign = t.type === 'debit' ? '-' : '+';
-            console.log(`${t.date}  ${`${sign}${t.amount.toFixed(2)}`.padStart(12)} ${t.currency}  ${t.description}`);
+            console.log(
+              `${t.date}  ${`${sign}${t.amount.toFixed(2)}`.padStart(12)} ${t.currency ?? ''}  ${t.description}`,
+            );
           }
           for (const w of s.warnings) console.log(`note: ${w.message} (${w.code})`);
         } catch (error) {
