@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { LOW_CONFIDENCE } from '../src/extraction/confidence';
 import { FIELD_NAMES, type FieldName } from '../src/extraction/extraction.types';
 import { fieldCorrect, type Truth } from './eval.scoring';
 
@@ -42,6 +43,8 @@ export interface RealWorldResult {
   name: string;
   item: RealWorldItem;
   got: Record<FieldName, unknown>;
+  /** Each field's confidence as the extractor stated it (null: no value). */
+  confidence?: Partial<Record<FieldName, number | null>>;
   ms: number;
   /** The document's read error (sandbox crash, time-out, unreadable file), if any: it then counts as all wrong. */
   error?: string;
@@ -96,10 +99,45 @@ export function reportRealWorld(results: RealWorldResult[], verbose: boolean): s
     for (const key of ['kind', 'language'] as const)
       for (const g of groups(key))
         lines.push(formatTally(`  ${split} ${g}`, tallyRealWorld(part.filter((r) => r.item[key] === g)).tally));
+    const calibration = confidenceReport(part);
+    if (calibration) lines.push(`  ${split} ${calibration}`);
     // Held out: its single misses are never printed.
     if (verbose && split === 'dev')
       for (const m of misses)
         lines.push(`    ${m.file}  ${m.field}: got ${JSON.stringify(m.got)} want ${JSON.stringify(m.want)}`);
   }
   return lines;
+}
+
+/**
+ * How well the stated confidence tells right from wrong, over the fields with a value: the share right per confidence
+ * band, and how many of the wrong ones the card's low-confidence mark (below LOW_CONFIDENCE) catches and at what cost
+ * (right fields marked too).
+ */
+export function confidenceReport(results: RealWorldResult[]): string | null {
+  const edges = [0.5, 0.6, 0.7, 0.8, 0.9];
+  const bands = Array.from({ length: edges.length + 1 }, () => ({ n: 0, right: 0 }));
+  let [wrong, caught, markedRight] = [0, 0, 0];
+  for (const r of results) {
+    if (!r.confidence) continue;
+    for (const f of FIELD_NAMES) {
+      const c = r.confidence[f];
+      if (r.item.unscored?.includes(f) || c === null || c === undefined) continue;
+      const band = bands[edges.filter((e) => c >= e).length]!;
+      const right = fieldCorrect(f, r.got[f], r.item[f], false);
+      band.n++;
+      if (right) band.right++;
+      else wrong++;
+      if (c < LOW_CONFIDENCE) {
+        if (right) markedRight++;
+        else caught++;
+      }
+    }
+  }
+  if (bands.every((b) => b.n === 0)) return null;
+  const label = (i: number) => (i === 0 ? `<${edges[0]}` : `${edges[i - 1]}+`);
+  const cols = bands
+    .map((b, i) => `${label(i)} ${b.n ? `${Math.round((100 * b.right) / b.n)}%/${b.n}` : '-'}`)
+    .join('  ');
+  return `confidence (right%/fields): ${cols}; marked < ${LOW_CONFIDENCE}: ${caught} of ${wrong} wrong, ${markedRight} right`;
 }

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FIELD_NAMES } from '../src/extraction/extraction.types';
 import { extractFile, publicFields, shutdownExtraction } from '../src/extraction/index';
 import { buildSetsIsolated } from './build-sets';
 import { buildEvalSet, buildFamilies, buildFamilyC, buildPhotos, cacheDir, repoRoot } from './eval.dataset';
@@ -151,7 +152,15 @@ if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
       ...(ocrLanguages ? { ocrLanguages } : {}),
     });
     const error = r.errors[0]?.code;
-    results.push({ name, item, got: publicFields(r), ms: performance.now() - t1, ...(error ? { error } : {}) });
+    const confidence = Object.fromEntries(FIELD_NAMES.map((f) => [f, r.fields[f]?.confidence ?? null]));
+    results.push({
+      name,
+      item,
+      got: publicFields(r),
+      confidence,
+      ms: performance.now() - t1,
+      ...(error ? { error } : {}),
+    });
   }
   for (const line of reportRealWorld(results, verbose)) console.log(line);
 }

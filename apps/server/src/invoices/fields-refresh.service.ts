@@ -4,16 +4,21 @@ import type { Db } from '../db/client';
 import { uuidArray } from '../db/sql-arrays';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { senderDomain } from '../mail/email-record';
-import type { ExtractedInvoiceFields, FieldExtractInput, FieldExtractor } from '../mail/field-extractor';
+import type {
+  ExtractedInvoiceFields,
+  FieldConfidence,
+  FieldExtractInput,
+  FieldExtractor,
+} from '../mail/field-extractor';
 import type { MailAttachment } from '../mail/mail-message';
-import { extractAttachmentFields, extractBodyFields } from '../mail/scan.service';
+import { extractAttachmentFields, extractBodyFields, withoutVendor } from '../mail/scan.service';
 import type { BlobStore } from './blob.store';
 import { extractionErrorRecord, searchTextOf } from './ingest.service';
 import { invoiceHasDocument } from './invoices.tables';
 
 const PAGE = 50;
 
-const NO_BODY_FIELDS = { amount: null, currency: null, invoice_date: null, invoice_number: null };
+const NO_BODY_FIELDS = { amount: null, currency: null, invoice_date: null, invoice_number: null, confidence: {} };
 
 interface RefreshRow {
   id: string;
@@ -132,7 +137,7 @@ export class FieldsRefreshService {
     };
     // A kept mail body is read as at ingest: its fields only with an amount, never its vendor (the sender stays).
     const body = row.has_attachments ? null : attachments[0]!;
-    const fields: ExtractedInvoiceFields = body
+    const fields: ExtractedInvoiceFields & { confidence: FieldConfidence } = body
       ? { vendor: null, ...((await extractBodyFields(row.id, body, read)) ?? NO_BODY_FIELDS) }
       : await extractAttachmentFields(row.id, attachments, read);
     // What this reading found about each file replaces what an older one recorded on the attachments.
@@ -157,6 +162,8 @@ export class FieldsRefreshService {
     const extraction = {
       version: this.version,
       ...(errors.length > 0 ? { errors } : {}),
+      // The sender's name standing in for the vendor is not a reading: no confidence for it.
+      confidence: fields.vendor ? fields.confidence : withoutVendor(fields.confidence),
       source_fields: {
         amount: fields.amount,
         currency: fields.currency,

@@ -478,6 +478,7 @@ function invoiceRow(
     extraction: {
       version: EXTRACTION_RULES_VERSION,
       ...(extractionErrors.length > 0 ? { errors: extractionErrors } : {}),
+      confidence: found.confidence ?? {},
       source_fields: {
         amount: found.amount,
         currency: found.currency,

@@ -8,6 +8,8 @@ import {
   type InvoiceListQuery,
   type InvoiceListResponse,
   type InvoiceStats,
+  LOW_CONFIDENCE_FIELDS,
+  type LowConfidenceField,
   minorUnitsToDecimal,
   storedStatusForFilter,
   UserIdsQuerySchema,
@@ -17,6 +19,7 @@ import type { AccountsService } from '../accounts/accounts.service';
 import type { Db } from '../db/client';
 import { uuidArray } from '../db/sql-arrays';
 import { invoiceDocuments, suffixedName } from '../drive/drive-naming';
+import { LOW_CONFIDENCE } from '../extraction/confidence';
 import type { BlobStore } from './blob.store';
 
 /** One line of GET /invoices/export: the card without the file bytes, file names joined. */
@@ -69,6 +72,7 @@ export class InvoicesService {
       this.db.execute(sql`
         select i.id, i.vendor, i.email, i.amount, i.amount_minor, i.currency, i.invoice_date, i.invoice_number,
                i.status, i.drive_file_id, i.drive_error, i.category, i.details, i.message_row_id,
+               i.extraction -> 'confidence' as confidence,
                p.statement_id as payment_statement_id, p.id as payment_transaction_id, p.date as payment_date,
                p.amount_minor as payment_amount_minor, p.currency as payment_currency,
                p.description as payment_description,
@@ -397,6 +401,7 @@ export class InvoicesService {
       details: (row.details as string | null) ?? null,
       frequency: 'One-time',
       drive_error: (row.drive_error as string | null) ?? null,
+      ...(row.confidence === undefined ? {} : { low_confidence_fields: lowConfidenceFields(row) }),
       ...(row.sample === undefined ? {} : { sample: row.sample === true }),
       ...(row.payment_transaction_id === undefined
         ? {}
@@ -425,4 +430,23 @@ export class InvoicesService {
       })),
     };
   }
+}
+
+/**
+ * The fields with a value whose reading was below LOW_CONFIDENCE (stored per field in `extraction.confidence`); the
+ * card marks them. Invoices read before confidences were stored have none.
+ */
+function lowConfidenceFields(row: Record<string, unknown>): LowConfidenceField[] {
+  const confidence = (row.confidence ?? {}) as Partial<Record<LowConfidenceField, unknown>>;
+  const value: Record<LowConfidenceField, unknown> = {
+    vendor: row.vendor,
+    amount: row.amount,
+    currency: row.currency,
+    invoice_date: row.invoice_date,
+    invoice_number: row.invoice_number,
+  };
+  return LOW_CONFIDENCE_FIELDS.filter((f) => {
+    const c = confidence[f];
+    return value[f] !== null && value[f] !== undefined && typeof c === 'number' && c < LOW_CONFIDENCE;
+  });
 }

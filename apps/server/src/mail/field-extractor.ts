@@ -9,7 +9,17 @@ export interface ExtractedInvoiceFields {
   /** YYYY-MM-DD */
   invoice_date: string | null;
   invoice_number: string | null;
+  /**
+   * How sure the reader is of each value (0..1), as the extraction module states it; absent for readers that do not
+   * say. A field below LOW_CONFIDENCE is marked on the invoice's card.
+   */
+  fields?: Partial<Record<InvoiceFieldName, { confidence: number }>>;
 }
+
+export type InvoiceFieldName = 'vendor' | 'amount' | 'currency' | 'invoice_date' | 'invoice_number';
+
+/** Each field's confidence where a value was read (what `invoices.extraction.confidence` stores). */
+export type FieldConfidence = Partial<Record<InvoiceFieldName, number>>;
 
 export interface FieldExtractInput {
   bytes: Uint8Array;

@@ -6,7 +6,12 @@ import { createHash } from 'node:crypto';
 import { isInvoiceCandidate, qualifyingAttachments } from '@invoicebox/core';
 import { safeDriveName } from '../drive/drive-naming';
 import { toEmailDerivedRecord } from './email-record';
-import { type ExtractedInvoiceFields, type FieldExtractor, nullFieldExtractor } from './field-extractor';
+import {
+  type ExtractedInvoiceFields,
+  type FieldConfidence,
+  type FieldExtractor,
+  nullFieldExtractor,
+} from './field-extractor';
 import type { MailLimits } from './mail-limits';
 import type { MailAttachment, MailMessage, MailReadError } from './mail-message';
 import { readMailPath } from './mail-path.reader';
@@ -20,6 +25,11 @@ export interface ScanInvoice {
   invoice_date: string | null;
   invoice_number: string | null;
   attachments: Array<{ filename: string; size: number; sha256: string }>;
+  /**
+   * The confidence of each field read from a document (absent: not read, or the sender's name as the vendor). Kept
+   * with the invoice; not part of `invoicebox scan --json`.
+   */
+  confidence?: FieldConfidence;
 }
 
 export interface ScanResult {
@@ -61,14 +71,15 @@ export async function extractAttachmentFields(
   origin: string,
   attachments: MailAttachment[],
   options: Pick<ScanOptions, 'extractor' | 'onExtractionError'>,
-): Promise<ExtractedInvoiceFields> {
+): Promise<ExtractedInvoiceFields & { confidence: FieldConfidence }> {
   const extractor = options.extractor ?? nullFieldExtractor;
-  const merged: ExtractedInvoiceFields = {
+  const merged: ExtractedInvoiceFields & { confidence: FieldConfidence } = {
     vendor: null,
     amount: null,
     currency: null,
     invoice_date: null,
     invoice_number: null,
+    confidence: {},
   };
   const ordered = attachments
     .map((attachment, index) => ({ attachment, index }))
@@ -92,6 +103,8 @@ export async function extractAttachmentFields(
       if (field === 'vendor' && !hasAmount) continue;
       if (merged[field] === null && found[field] !== null && found[field] !== undefined) {
         (merged as unknown as Record<string, unknown>)[field] = found[field];
+        const confidence = found.fields?.[field]?.confidence;
+        if (typeof confidence === 'number') merged.confidence[field] = confidence;
       }
     }
     if (hasAmount) break;
@@ -139,7 +152,7 @@ export async function extractBodyFields(
   origin: string,
   document: MailAttachment,
   options: Pick<ScanOptions, 'extractor' | 'onExtractionError'>,
-): Promise<Omit<ExtractedInvoiceFields, 'vendor'> | null> {
+): Promise<(Omit<ExtractedInvoiceFields, 'vendor' | 'fields'> & { confidence: FieldConfidence }) | null> {
   if (!options.extractor) return null;
   let found: ExtractedInvoiceFields | null;
   try {
@@ -154,18 +167,24 @@ export async function extractBodyFields(
     return null;
   }
   if (found?.amount === null || found?.amount === undefined) return null;
+  const confidence: FieldConfidence = {};
+  for (const field of FIELDS) {
+    const c = found.fields?.[field]?.confidence;
+    if (field !== 'vendor' && found[field] !== null && typeof c === 'number') confidence[field] = c;
+  }
   return {
     amount: found.amount,
     currency: found.currency ?? null,
     invoice_date: found.invoice_date ?? null,
     invoice_number: found.invoice_number ?? null,
+    confidence,
   };
 }
 
 /** A message with no document attachment (listed when the preference allows that) has its body read instead. */
 async function fillFromBody(
   message: MailMessage,
-  fields: ExtractedInvoiceFields,
+  fields: ExtractedInvoiceFields & { confidence: FieldConfidence },
   options: Pick<ScanOptions, 'extractor' | 'onExtractionError'>,
 ): Promise<void> {
   const document = bodyDocument(message);
@@ -175,6 +194,7 @@ async function fillFromBody(
     if (field === 'vendor') continue;
     if (fields[field] === null && found[field] !== null) {
       (fields as unknown as Record<string, unknown>)[field] = found[field];
+      if (found.confidence[field] !== undefined) fields.confidence[field] = found.confidence[field];
     }
   }
 }
@@ -205,7 +225,14 @@ export async function scanMessage(message: MailMessage, options: ScanOptions = {
     invoice_date: fields.invoice_date,
     invoice_number: fields.invoice_number,
     attachments: attachments.map(({ filename, size, sha256 }) => ({ filename, size, sha256 })),
+    // The sender's name as the vendor is what the mail says, not a reading: no confidence for it.
+    confidence: fields.vendor ? fields.confidence : withoutVendor(fields.confidence),
   };
+}
+
+/** The confidences without the vendor's, where the sender's name stands in for it. */
+export function withoutVendor({ vendor: _vendor, ...rest }: FieldConfidence): FieldConfidence {
+  return rest;
 }
 
 export async function scanPath(path: string, options: ScanOptions = {}): Promise<ScanResult> {
@@ -217,7 +244,11 @@ export async function scanPath(path: string, options: ScanOptions = {}): Promise
       continue;
     }
     const invoice = await scanMessage(read.message, options);
-    if (invoice) result.invoices.push(invoice);
+    if (invoice) {
+      // `invoicebox scan --json` keeps its contract: the stored confidence is not printed.
+      const { confidence: _confidence, ...printed } = invoice;
+      result.invoices.push(printed);
+    }
   }
   return result;
 }

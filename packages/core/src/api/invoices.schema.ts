@@ -23,6 +23,10 @@ export const InvoiceAttachmentSchema = z.object({
     ),
 });
 
+/** The fields of an invoice that extraction reads, each with a confidence. */
+export const LOW_CONFIDENCE_FIELDS = ['vendor', 'amount', 'currency', 'invoice_date', 'invoice_number'] as const;
+export type LowConfidenceField = (typeof LOW_CONFIDENCE_FIELDS)[number];
+
 /** The Invoice entity of spec §3, plus what the cards and sums need. */
 export const InvoiceSchema = z.object({
   id: z.string(),
@@ -56,6 +60,11 @@ export const InvoiceSchema = z.object({
     .optional(),
   /** To whom the invoice's email was forwarded or is queued (absent where not read). */
   forwarded_to: z.array(InvoiceForwardedToSchema).optional(),
+  /**
+   * The fields read with low confidence (a blurred photo's total, a vendor guessed from the layout): the card marks
+   * them for a person to check rather than showing them as certain (absent where not read).
+   */
+  low_confidence_fields: z.array(z.enum(LOW_CONFIDENCE_FIELDS)).optional(),
   /** Whether it came from the mailbox of "Try it with sample data" (its card shows 'Sample data'; absent: not read). */
   sample: z.boolean().optional(),
 });

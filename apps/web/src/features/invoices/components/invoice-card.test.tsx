@@ -104,6 +104,20 @@ describe('InvoiceCard', () => {
     expect(screen.queryByText('Sample data')).toBeNull();
   });
 
+  it('marks the fields read with low confidence and says which to check; a sure reading has no mark', () => {
+    const { unmount } = render(
+      <InvoiceCard invoice={{ ...INVOICE, low_confidence_fields: ['vendor', 'amount', 'invoice_number'] }} />,
+    );
+    expect(
+      screen.getByText('Please check the vendor, amount and invoice number: read with low confidence.'),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText('(read with low confidence)')).toHaveLength(3);
+    expect(screen.getAllByTitle('Read with low confidence: please check')).toHaveLength(3);
+    unmount();
+    render(<InvoiceCard invoice={{ ...INVOICE, low_confidence_fields: [] }} />);
+    expect(screen.queryByText(/low confidence/)).not.toBeInTheDocument();
+  });
+
   it('says under a file why it could not be read', () => {
     const attachment = {
       ...INVOICE.attachments[0]!,

@@ -6,9 +6,10 @@ import {
   formatShortUsDate,
   type Invoice,
   isPreviewableDataUrl,
+  type LowConfidenceField,
   SAMPLE_BADGE_LABEL,
 } from '@invoicebox/core';
-import { Download, Eye, HardDrive, Paperclip } from 'lucide-react';
+import { CircleAlert, Download, Eye, HardDrive, Paperclip } from 'lucide-react';
 import { toast } from 'sonner';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -101,7 +102,28 @@ async function openInDrive(invoice: Invoice) {
   }
 }
 
+/** How a low-confidence field is named in the card's "Please check" line. */
+const FIELD_LABELS: Record<LowConfidenceField, string> = {
+  vendor: 'vendor',
+  amount: 'amount',
+  currency: 'currency',
+  invoice_date: 'date',
+  invoice_number: 'invoice number',
+};
+
+/** A field value read with low confidence: marked, with the reason on hover and for screen readers. */
+function Unsure({ invoice, field }: { invoice: Invoice; field: LowConfidenceField }) {
+  if (!invoice.low_confidence_fields?.includes(field)) return null;
+  return (
+    <span title="Read with low confidence: please check" className="ml-1 inline-flex align-middle text-amber-600">
+      <CircleAlert aria-hidden="true" className="h-3.5 w-3.5" />
+      <span className="sr-only">(read with low confidence)</span>
+    </span>
+  );
+}
+
 export function InvoiceCard({ invoice }: { invoice: Invoice }) {
+  const unsure = invoice.low_confidence_fields ?? [];
   const status = displayStatus(invoice);
   const badge = status.badge === 'destructive' ? 'destructive' : status.badge === 'default' ? 'success' : 'warning';
   return (
@@ -110,7 +132,10 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
             <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
-              <h3 className="max-w-full truncate font-semibold text-slate-900">{invoice.vendor || 'Unknown Vendor'}</h3>
+              <h3 className="max-w-full truncate font-semibold text-slate-900">
+                {invoice.vendor || 'Unknown Vendor'}
+                <Unsure invoice={invoice} field="vendor" />
+              </h3>
               {/* Beside the name (under a long one), so a sample invoice is never taken for one of the person's own. */}
               {invoice.sample ? (
                 <Badge variant="warning" className="shrink-0">
@@ -121,15 +146,26 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
             <p className="truncate text-sm text-slate-500">{invoice.email}</p>
           </div>
           <div className="text-right">
-            <p className="font-semibold text-slate-900">{formatInvoiceAmount(invoice)}</p>
-            <p className="text-sm text-slate-500">{formatShortUsDate(invoice.invoice_date)}</p>
+            <p className="font-semibold text-slate-900">
+              {formatInvoiceAmount(invoice)}
+              <Unsure invoice={invoice} field={unsure.includes('amount') ? 'amount' : 'currency'} />
+            </p>
+            <p className="text-sm text-slate-500">
+              {formatShortUsDate(invoice.invoice_date)}
+              <Unsure invoice={invoice} field="invoice_date" />
+            </p>
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
           <Badge variant={badge}>{status.label}</Badge>
           <Badge variant="outline">{invoice.category}</Badge>
           <Badge variant="secondary">{invoice.frequency}</Badge>
-          {invoice.invoice_number ? <Badge variant="secondary">No. {invoice.invoice_number}</Badge> : null}
+          {invoice.invoice_number ? (
+            <Badge variant="secondary">
+              No. {invoice.invoice_number}
+              <Unsure invoice={invoice} field="invoice_number" />
+            </Badge>
+          ) : null}
           {invoice.payment ? <Badge variant="success">Paid</Badge> : null}
           <ForwardedToBadges deliveries={invoice.forwarded_to} />
         </div>
@@ -137,6 +173,12 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
           <p className="text-sm text-slate-600">
             Paid {formatShortUsDate(invoice.payment.date)}:{' '}
             {formatCurrency(Math.abs(invoice.payment.amount), invoice.payment.currency)} — {invoice.payment.description}
+          </p>
+        ) : null}
+        {unsure.length > 0 ? (
+          <p className="flex items-center gap-1 text-sm text-amber-700">
+            <CircleAlert aria-hidden="true" className="h-4 w-4 shrink-0" />
+            Please check the {listOf(unsure.map((f) => FIELD_LABELS[f]))}: read with low confidence.
           </p>
         ) : null}
         {invoice.details ? <p className="line-clamp-2 text-sm text-slate-600">{invoice.details}</p> : null}
@@ -186,4 +228,9 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
       </CardContent>
     </Card>
   );
+}
+
+/** "amount", "amount and date", "vendor, amount and date". */
+function listOf(words: string[]): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
