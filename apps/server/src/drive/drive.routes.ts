@@ -10,13 +10,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountsService } from '../accounts/accounts.service';
 import { NotFoundError } from '../errors';
-import { connectRouteOptions, DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE } from '../http/connect-limit';
+import {
+  connectRouteOptions,
+  DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE,
+  perPersonRouteOptions,
+} from '../http/connect-limit';
 import { servedFileHeaders } from '../http/file-headers';
 import type { JobQueue } from '../jobs/job-queue';
 import type { AppJobRegistry } from '../jobs/registry';
 import type { DriveService } from './drive.service';
 
-/** Types a browser shows itself; anything else is downloaded. */
 /** Spec §7 drive calls, the drive choice of Settings, and the Drive button's link. */
 export function driveRoutes(
   drive: DriveService,
@@ -57,6 +60,12 @@ export function driveRoutes(
     app.post(
       '/sync/drive/status',
       {
+        // It asks the drive whether it answers: three times the connect limit, per person.
+        ...perPersonRouteOptions(
+          app,
+          3 * (options.connectRateLimitPerMinute ?? DEFAULT_CONNECT_RATE_LIMIT_PER_MINUTE),
+          'Too many drive checks; try again in a minute',
+        ),
         schema: {
           tags: ['drive'],
           summary: 'Which drive is used, whether it answers, its root, and per account the invoices filed or not',

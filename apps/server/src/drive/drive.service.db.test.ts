@@ -297,6 +297,32 @@ describe('drive upload (local folder and WebDAV)', () => {
     });
   });
 
+  it('limits drive checks per person: a session cannot make it a stream of requests to its drive', async () => {
+    const { db } = t().database;
+    const accounts = new AccountsService(new AccountsRepository(db));
+    const queue = {} as JobQueue<AppJobRegistry>;
+    // A connect limit of 1 a minute: three drive checks a minute.
+    const limited = await buildAuthTestApp(db, {
+      routes: [driveRoutes(drive, queue, accounts, { connectRateLimitPerMinute: 1 })],
+      auth: { allowSignup: true },
+    });
+    try {
+      const first = await signUpThroughApi(limited.app, 'checker-1@example.com');
+      const second = await signUpThroughApi(limited.app, 'checker-2@example.com');
+      const check = (who: string) =>
+        limited.app.inject({ method: 'POST', url: '/api/v1/sync/drive/status', headers: bearer(who) });
+      for (let i = 0; i < 3; i++) expect((await check(first.token)).statusCode).toBe(200);
+      const refused = await check(first.token);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ error: 'Too many drive checks; try again in a minute' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Another person's checks are their own.
+      expect((await check(second.token)).statusCode).toBe(200);
+    } finally {
+      await limited.app.close();
+    }
+  });
+
   it('warns that a local folder is one machine’s when the database is shared by several machines', async () => {
     // The service as runtime.ts builds it with an external DATABASE_URL.
     const accounts = new AccountsService(new AccountsRepository(t().database.db));

@@ -39,6 +39,32 @@ export function connectRouteOptions(app: Pick<FastifyInstance, 'createRateLimit'
   };
 }
 
+/**
+ * Route options for a call that reaches out to a server on each request without connecting anew (the drive's status:
+ * it asks the drive whether it answers): a limit per person, generous enough for a person clicking around, so that
+ * one session cannot turn it into a stream of requests to a server of its choosing.
+ */
+export function perPersonRouteOptions(
+  app: Pick<FastifyInstance, 'createRateLimit'>,
+  perMinute: number,
+  message: string,
+) {
+  const limit = app.createRateLimit({
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `person:${request.routeOptions.url}:${request.user.id}`,
+  });
+  return {
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await limit(request);
+      if (!result.isAllowed && result.isExceeded) {
+        reply.header('retry-after', String(result.ttlInSeconds));
+        throw new RateLimitedError(message);
+      }
+    },
+  };
+}
+
 /** The messages of an error and of its causes, outermost first (the err serializer shows only the first). */
 function reasons(error: unknown): string[] {
   const messages: string[] = [];
