@@ -1,3 +1,4 @@
+import { OCR_CONFIDENCE_FACTOR } from './confidence';
 import {
   decodeXml,
   EINVOICE_ATTACHMENT,
@@ -79,7 +80,9 @@ function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'h
 }
 
 function applyRules(result: ExtractionResult, rules: RuleFields, source: FieldSource) {
-  const set = <K extends FieldName>(name: K, value: unknown, confidence: number) => {
+  const factor = source === 'ocr' ? OCR_CONFIDENCE_FACTOR : 1;
+  const set = <K extends FieldName>(name: K, value: unknown, ruleConfidence: number) => {
+    const confidence = ruleConfidence * factor;
     const current = result.fields[name];
     if (current && current.confidence >= confidence) return;
     (result as unknown as Record<string, unknown>)[name] = value;
@@ -319,7 +322,7 @@ async function run(
   }
 
   onLines?.(lines);
-  const rules = extractFieldsFromLines(lines);
+  const rules = extractFieldsFromLines(lines, options.hints);
   applyRules(result, rules, source);
   result.meta.kind = metaKind;
   if (options.model) {

@@ -46,7 +46,22 @@ export interface ModelEndpointOptions {
   timeoutMs?: number;
 }
 
+/**
+ * What the mail around a document says about its parties. A sync knows it; a file read on its own (the CLI, an
+ * upload) has none, and the rules then read the page alone.
+ */
+export interface PartyHints {
+  /** The sender's address ("billing@acme.de"): its domain names the issuer, unless it is a mail or billing service. */
+  senderEmail?: string | null;
+  /** The person's own names (their display name, their company's): the buyer, never the issuer. */
+  ownNames?: string[];
+  /** The person's own addresses (connected mailboxes): their domains are the buyer's, never the issuer's. */
+  ownEmails?: string[];
+}
+
 export interface ExtractOptions {
+  /** Hints from the mail that carried the document (sender, the person's own names); see PartyHints. */
+  hints?: PartyHints;
   /** Read the XML embedded in Factur-X / ZUGFeRD PDFs (default true); false measures the text rules alone. */
   einvoice?: boolean;
   /** Skip OCR entirely (scans then give nulls with a warning). */

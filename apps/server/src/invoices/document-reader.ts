@@ -1,7 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { storableJson, storableText } from '../db/storable-text';
-import type { ExtractionLimits, ExtractionResult, ModelEndpointOptions } from '../extraction/extraction.types';
+import type {
+  ExtractionLimits,
+  ExtractionResult,
+  ModelEndpointOptions,
+  PartyHints,
+} from '../extraction/extraction.types';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import {
   DocumentUnreadableError,
@@ -16,7 +21,7 @@ const SANDBOX_FAILURES = new Set(['document_crashed', 'document_out_of_memory', 
 
 type Extract = (
   input: { bytes: Uint8Array; filename: string; mimeType?: string },
-  options: ReadOptions,
+  options: ReadOptions & { hints?: PartyHints },
 ) => Promise<ExtractionResult>;
 
 /** How documents are read: the configured limits and, when the operator set one, the model endpoint. */
@@ -58,7 +63,7 @@ export class DocumentReader implements FieldExtractor {
     }
     const result = await this.extractDocument(
       { bytes: input.bytes, filename: input.filename, ...(input.mimeType ? { mimeType: input.mimeType } : {}) },
-      this.options,
+      input.hints ? { ...this.options, hints: input.hints } : this.options,
     );
     // Fields read from a document are as untrusted as the mail that carried it.
     const problem = storableJson(result.errors[0]);

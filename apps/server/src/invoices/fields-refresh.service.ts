@@ -2,6 +2,7 @@ import { decimalToMinorUnits, formatCurrency, formatMinorUnits, invoiceCategory 
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { uuidArray } from '../db/sql-arrays';
+import type { PartyHints } from '../extraction/extraction.types';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { senderDomain } from '../mail/email-record';
 import type {
@@ -15,6 +16,7 @@ import { extractAttachmentFields, extractBodyFields, withoutVendor } from '../ma
 import type { BlobStore } from './blob.store';
 import { extractionErrorRecord, searchTextOf } from './ingest.service';
 import { invoiceHasDocument } from './invoices.tables';
+import { ownPartyHints } from './party-hints';
 
 const PAGE = 50;
 
@@ -73,6 +75,7 @@ export class FieldsRefreshService {
       await this.db.execute(sql`select count(*)::int as total from invoices i where ${scope}`)
     ).rows as Array<{ total: number }>;
     if (total === 0) return summary;
+    const hints = await ownPartyHints(this.db, ownerId);
     await options.progress?.(0, `Reading the fields of ${total} invoice(s) again`);
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
@@ -93,7 +96,7 @@ export class FieldsRefreshService {
       for (const row of rows) {
         options.signal?.throwIfAborted();
         after = row.id;
-        await this.refreshOne(ownerId, row, summary);
+        await this.refreshOne(ownerId, row, summary, hints);
         summary.read += 1;
         await options.progress?.(
           Math.min(99, (summary.read / total) * 100),
@@ -104,7 +107,12 @@ export class FieldsRefreshService {
     return summary;
   }
 
-  private async refreshOne(ownerId: string, row: RefreshRow, summary: FieldsRefreshSummary): Promise<void> {
+  private async refreshOne(
+    ownerId: string,
+    row: RefreshRow,
+    summary: FieldsRefreshSummary,
+    hints: PartyHints,
+  ): Promise<void> {
     const errors: Array<{ filename: string; error: string; sha256?: string; code?: string }> = [];
     const attachments: MailAttachment[] = [];
     for (const file of row.files ?? []) {
@@ -132,6 +140,7 @@ export class FieldsRefreshService {
     }
     const read = {
       extractor: { extract: (input: FieldExtractInput) => this.extractor.extract({ ...input, ownerId }) },
+      hints: { ...hints, senderEmail: row.sender_email },
       onExtractionError: (_origin: string, filename: string, error: unknown, sha256: string) =>
         errors.push(extractionErrorRecord(filename, sha256, error)),
     };

@@ -9,6 +9,7 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { boundedText, storableText } from '../db/storable-text';
+import type { PartyHints } from '../extraction/extraction.types';
 import { EXTRACTION_RULES_VERSION } from '../extraction/version';
 import { DocumentUnreadableError, type FieldExtractor, nullFieldExtractor } from '../mail/field-extractor';
 import type { MailMessage, RawMail } from '../mail/mail-message';
@@ -22,6 +23,7 @@ import {
 } from '../mail/scan.service';
 import type { BlobStore } from './blob.store';
 import { invoiceAccounts, invoices, mailMessages, messageAttachments } from './invoices.tables';
+import { ownPartyHints } from './party-hints';
 
 /** The text the list's search runs over (spec §5), lower-cased once here so one trigram index serves it. */
 export function searchTextOf(parts: Array<string | null | undefined>): string {
@@ -50,6 +52,8 @@ export interface IngestOptions {
   attachmentsRequired?: boolean;
   /** Messages stored per transaction (default 100). */
   batchSize?: number;
+  /** The person's own names and addresses for the field rules (default: read from the owner's profile). */
+  hints?: PartyHints;
 }
 
 /**
@@ -154,6 +158,7 @@ export class IngestService {
       // The person's choice in Settings (spec §5 default: a document must be attached).
       options = { ...options, attachmentsRequired: (await this.preferences(ownerId)).attachments_required };
     }
+    if (!options.hints) options = { ...options, hints: await ownPartyHints(this.db, ownerId) };
     const limit = Math.max(1, options.batchSize ?? BATCH_MESSAGES);
     let batch: BatchItem[] = [];
     let bytes = 0;
@@ -372,6 +377,7 @@ export class IngestService {
         ? { extract: (input) => this.oneAtATime.extract({ ...input, ownerId }) }
         : nullFieldExtractor,
       attachmentsRequired: options.attachmentsRequired ?? true,
+      ...(options.hints ? { hints: options.hints } : {}),
       // A failed extraction is recorded on the invoice and on the attachment, never fatal.
       onExtractionError: (_origin, filename, error, sha256) =>
         extractionErrors.push(extractionErrorRecord(filename, sha256, error)),

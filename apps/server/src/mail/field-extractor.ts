@@ -1,3 +1,5 @@
+import type { PartyHints } from '../extraction/extraction.types';
+
 /** What the mail scan needs from invoice field extraction; the extraction module's `extractInvoiceFields` fits it. */
 
 export interface ExtractedInvoiceFields {
@@ -29,6 +31,8 @@ export interface FieldExtractInput {
   sha256?: string;
   /** Whose file it is, when the caller knows. */
   ownerId?: string;
+  /** What the mail that carried the file says about its parties (sender, the person's own names). */
+  hints?: PartyHints;
 }
 
 export interface FieldExtractor {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { isInvoiceCandidate, qualifyingAttachments } from '@invoicebox/core';
 import { safeDriveName } from '../drive/drive-naming';
+import type { PartyHints } from '../extraction/extraction.types';
 import { toEmailDerivedRecord } from './email-record';
 import {
   type ExtractedInvoiceFields,
@@ -47,6 +48,8 @@ export interface ScanOptions {
   onUnreadable?: (error: MailReadError) => void;
   /** Told when the extractor throws on an attachment; the scan goes on with the next one. */
   onExtractionError?: (origin: string, filename: string, error: unknown, sha256: string) => void;
+  /** The person's own names and addresses, when the caller knows them (each message adds its sender's address). */
+  hints?: PartyHints;
 }
 
 /** Extraction tries PDFs first, then e-invoice XML, then images, then the rest, each group in mail order. */
@@ -70,7 +73,7 @@ const FIELDS = ['vendor', 'amount', 'currency', 'invoice_date', 'invoice_number'
 export async function extractAttachmentFields(
   origin: string,
   attachments: MailAttachment[],
-  options: Pick<ScanOptions, 'extractor' | 'onExtractionError'>,
+  options: Pick<ScanOptions, 'extractor' | 'onExtractionError' | 'hints'>,
 ): Promise<ExtractedInvoiceFields & { confidence: FieldConfidence }> {
   const extractor = options.extractor ?? nullFieldExtractor;
   const merged: ExtractedInvoiceFields & { confidence: FieldConfidence } = {
@@ -92,6 +95,7 @@ export async function extractAttachmentFields(
         filename: attachment.filename,
         mimeType: attachment.contentType,
         sha256: attachment.sha256,
+        ...(options.hints ? { hints: options.hints } : {}),
       });
     } catch (error) {
       options.onExtractionError?.(origin, attachment.filename, error, attachment.sha256);
@@ -214,7 +218,8 @@ export async function scanMessage(message: MailMessage, options: ScanOptions = {
   const record = toEmailDerivedRecord(message);
   if (!isInvoiceMessage(message, options.attachmentsRequired ?? true)) return null;
   const attachments = documentAttachments(message);
-  const fields = await extractAttachmentFields(message.origin, attachments, options);
+  const hints = { ...options.hints, senderEmail: message.from?.address ?? null };
+  const fields = await extractAttachmentFields(message.origin, attachments, { ...options, hints });
   if (fields.amount === null && attachments.length === 0) await fillFromBody(message, fields, options);
   return {
     message_id: message.messageId,

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateInvoice } from '../../../eval/invoice.generator';
 import { renderPhoto, renderScan } from '../../../eval/invoice.renderers';
+import { OCR_CONFIDENCE_FACTOR } from '../confidence';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
 import { inspectImage } from './image.loader';
 import { DEFAULT_OCR_LANGS, pageLanguages } from './ocr.pipeline';
@@ -46,6 +47,8 @@ describe('OCR of a scanned invoice', () => {
     expect(r.errors).toEqual([]);
     expect(r.meta.kind).toBe('ocr');
     expect(r.fields.amount?.source).toBe('ocr');
+    // An OCR reading counts for less than the same rule on a text layer (OCR_CONFIDENCE_FACTOR).
+    for (const info of Object.values(r.fields)) expect(info.confidence).toBeLessThanOrEqual(OCR_CONFIDENCE_FACTOR);
     expect(r.warnings.map((w) => w.code)).toContain('ocr_rotated');
     const got = publicFields(r);
     expect({ amount: got.amount, currency: got.currency, invoice_number: got.invoice_number }).toEqual({

@@ -1,4 +1,4 @@
-import type { Line, RuleFields } from '../extraction.types';
+import type { Line, PartyHints, RuleFields } from '../extraction.types';
 import { findTotal } from './amount.rules';
 import { findInvoiceDate } from './date.rules';
 import { prepareDoc } from './document';
@@ -11,7 +11,7 @@ const INDIAN_TAX = /(?<![a-z])(?:gstin|igst|cgst|sgst|hsn\/sac|utgst)(?![a-z])/;
 const LANG_CURRENCY: Record<string, string> = { de: 'EUR', fr: 'EUR', it: 'EUR', es: 'EUR', nl: 'EUR', ro: 'RON' };
 
 /** Runs every field rule over the lines of one document (text layer or OCR words). Pure; never throws on content. */
-export function extractFieldsFromLines(lines: Line[]): RuleFields {
+export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): RuleFields {
   if (!lines.length) return { vendor: null, amount: null, currency: null, invoice_date: null, invoice_number: null };
   const doc = prepareDoc(lines);
   const invoiceNumber = findInvoiceNumber(doc);
@@ -56,7 +56,7 @@ export function extractFieldsFromLines(lines: Line[]): RuleFields {
     amount = { value: { minor, decimals }, confidence: total.confidence };
   }
   return {
-    vendor: findVendor(doc),
+    vendor: findVendor(doc, hints),
     amount,
     currency,
     invoice_date: findInvoiceDate(doc),

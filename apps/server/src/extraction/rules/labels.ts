@@ -589,6 +589,12 @@ export const CUSTOMER_LABEL = words([
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
   'sold by',
+  'verkauft von',
+  'vendu par',
+  'venduto da',
+  'vendido por',
+  'verkocht door',
+  'vandut de',
   'seller',
   'vendor',
   'supplier',

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { PartyHints } from '../extraction.types';
 import { linesFromPlainText } from '../layout/lines';
 import { extractFieldsFromLines } from './fields.rules';
+import { mailDomainName } from './vendor.rules';
 
 /**
  * Issuer patterns of real bills and OCR'd till receipts, rebuilt as plain-text layouts (cells are separated by two or
  * more spaces, 6 points per character).
  */
-function vendor(text: string): string | null {
-  return extractFieldsFromLines(linesFromPlainText(text)).vendor?.value ?? null;
+function vendor(text: string, hints?: PartyHints): string | null {
+  return extractFieldsFromLines(linesFromPlainText(text), hints).vendor?.value ?? null;
 }
 
 describe('issuer of bills and receipts', () => {
@@ -101,5 +103,59 @@ Total EUR                          1.129,00
            StNr.-DE 281260691
 Datum 08.09.17                    15:20 Uhr`),
     ).toBe('Saturn Paderborn');
+  });
+});
+
+describe('what the mail around a document tells of its parties', () => {
+  // The buyer's company heads an unlabelled address block; the issuer is only a brand heading.
+  const letter = `
+                                                   Kontorwerk
+Nordlicht Consulting GmbH
+Hafenstraße 12
+20457 Hamburg
+
+Rechnung Nr. 2024-117                         Datum: 05.03.2024
+Beratungsleistung März                         1.200,00 EUR
+Gesamtbetrag                                   1.428,00 EUR`;
+
+  it("never names the person's own company, by name or by mail domain, nor the lines of its address", () => {
+    expect(vendor(letter)).toBe('Nordlicht Consulting GmbH');
+    expect(vendor(letter, { ownNames: ['Nordlicht Consulting GmbH'] })).toBe('Kontorwerk');
+    expect(vendor(letter, { ownEmails: ['olive@nordlicht-consulting.de'] })).toBe('Kontorwerk');
+    const noBrand = `
+Greenfield Trading Ltd
+Unit 4, Mill Lane
+Leeds LS1 4AB
+                                   Invoice 5521
+                                   Date: 2024-03-05
+Consulting                                    £900.00
+Total                                         £900.00`;
+    // Nothing else names the issuer: no answer (the sender's name stands in), rather than a street.
+    expect(vendor(noBrand, { ownNames: ['Greenfield Trading Ltd'] })).toBeNull();
+  });
+
+  it("takes the name the sender's domain spells over one guessed from the layout", () => {
+    expect(vendor(letter, { senderEmail: 'rechnung@kontorwerk.de' })).toBe('Kontorwerk');
+    // A mail or billing service's domain says nothing of the issuer.
+    expect(vendor(letter, { senderEmail: 'invoices@stripe.com' })).toBe('Nordlicht Consulting GmbH');
+    expect(vendor(letter, { senderEmail: 'kontorwerk@gmail.com' })).toBe('Nordlicht Consulting GmbH');
+  });
+
+  it('keeps a seller label above the sender: a marketplace mails what its sellers issue', () => {
+    const marketplace = `
+Rechnung                                            Datum: 05.03.2024
+Verkauft von: Holzkunst Berger e.K.
+Marktplatz Handels GmbH
+Gesamtbetrag                                   49,90 EUR`;
+    expect(vendor(marketplace, { senderEmail: 'rechnung@marktplatz-handels.de' })).toBe('Holzkunst Berger e.K.');
+  });
+
+  it("reads the registrable name of a sender's domain", () => {
+    expect(mailDomainName('billing@mail.acme-tools.co.uk')).toBe('acmetools');
+    expect(mailDomainName('rechnung@kontorwerk.de')).toBe('kontorwerk');
+    expect(mailDomainName('me@gmail.com')).toBeNull();
+    expect(mailDomainName('receipts@stripe.com')).toBeNull();
+    expect(mailDomainName('not an address')).toBeNull();
+    expect(mailDomainName(null)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { FieldGuess } from '../extraction.types';
+import type { FieldGuess, PartyHints } from '../extraction.types';
 import { findDates } from './date.parser';
 import { cellBelow, type Doc } from './document';
 import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VENDOR_LABEL } from './labels';
@@ -87,6 +87,29 @@ const BANK_NAME =
 /** Free-mail and hosting domains: they say nothing about who issued the invoice. */
 const GENERIC_DOMAIN =
   /^(?:gmail|googlemail|yahoo|hotmail|outlook|live|msn|icloud|me|aol|gmx|web|t-online|freenet|orange|wanadoo|free|laposte|sfr|libero|virgilio|alice|tiscali|telefonica|movistar|yandex|mail|email|protonmail|example|paypal|google|facebook|linkedin|twitter|instagram|youtube|xing)$/;
+
+/**
+ * Services that send mail and invoices on a seller's behalf (payment, billing, mailing platforms): their domain in the
+ * sender's address says nothing of who issued the document.
+ */
+const SENDING_SERVICE =
+  /^(?:stripe|paypal|intuit|quickbooks|xero|zoho|sevdesk|lexoffice|lexware|billomat|fastbill|debitoor|freshbooks|invoiceninja|invoice2go|waveapps|harvestapp|square|squareup|sumup|shopify|chargebee|recurly|paddle|fastspring|gumroad|amazonses|sendgrid|mailgun|mailchimp|mandrillapp|postmarkapp|sparkpostmail|mailjet|brevo|sendinblue|hubspot|salesforce|zendesk|docusign|bill|billdotcom|noreply|notifications?)$/;
+
+/**
+ * The registrable name of an e-mail address's domain ("billing@mail.acme-tools.co.uk" → "acmetools"), or null for
+ * freemail, mail and billing services, and names too short to mean anything.
+ */
+export function mailDomainName(address: string | null | undefined): string | null {
+  const domain = address?.split('@')[1]?.toLowerCase().trim();
+  if (!domain) return null;
+  const labels = domain.split('.').filter(Boolean);
+  if (labels.length < 2) return null;
+  // "co.uk", "com.au", "org.br": the name is the label before the two-part public suffix.
+  const twoPart = labels.length >= 3 && /^(?:co|com|org|net|gov|ac|or|ne)$/.test(labels[labels.length - 2]!);
+  const name = foldPlain(labels[labels.length - (twoPart ? 3 : 2)]!).replace(/-/g, '');
+  if (name.length < 3 || GENERIC_DOMAIN.test(name) || SENDING_SERVICE.test(name)) return null;
+  return name;
+}
 
 /**
  * The names of the web and mail domains printed on the page ("info@cronus.com", "www.alphabet.de" → "cronus",
@@ -203,11 +226,23 @@ function plausibleName(s: string): boolean {
  * with a legal form (GmbH, S.A.R.L., B.V., Ltd …) outside the customer's address block, the return-address line of a
  * window envelope, and the large heading at the top of the first page.
  */
-export function findVendor(doc: Doc): FieldGuess<string> | null {
+export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string> | null {
   const scores = new Map<string, { name: string; score: number; first: number }>();
+  // The person's own names and mail domains: on their invoices they are the buyer, whatever the layout suggests.
+  const ownNames = (hints.ownNames ?? []).map(coreName).filter((n) => n.length >= 5);
+  const ownDomains = (hints.ownEmails ?? []).map(mailDomainName).filter((d): d is string => d !== null);
+  const isOwn = (name: string) => {
+    const core = coreName(name);
+    return (
+      (core.length >= 5 && ownNames.some((own) => core === own || core.includes(own) || own.includes(core))) ||
+      matchesDomain(name, ownDomains)
+    );
+  };
+  // Whether a seller label ("Sold by", "Verkäufer", "Fournisseur" …) names someone: then the mail's sender does not.
+  let sellerLabelled = false;
   const add = (raw: string, score: number, line: number) => {
     const name = cleanVendor(raw);
-    if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name)) return;
+    if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name) || isOwn(name)) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
     if (coreName(name).length < 2) return;
     const f = name.toLowerCase();
@@ -241,11 +276,11 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
   });
 
   // An address headed by a person's title ("M DE LATTRE ALEXIS" over "ALEXINUX SARL", street, town) is the
-  // customer's, a telecom or utility bill's addressee.
+  // customer's, a telecom or utility bill's addressee; so is one headed by the person's own name (a sync knows it).
   doc.lines.forEach((line, i) => {
     if (line.page !== 1 || line.rel > 0.5) return;
     line.cells.forEach((cell, j) => {
-      if (!personTitled(cell.text)) return;
+      if (!personTitled(cell.text) && !((ownNames.length || ownDomains.length) && isOwn(cell.text))) return;
       customer.add(`${i}:${j}`);
       let cur: [number, number] | null = [i, j];
       for (let k = 0; k < 4 && cur; k++) {
@@ -292,6 +327,7 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
       // The label must stand alone ("Seller:", "Lieferant") — "Lieferant GmbH" is a name, not a label.
       const after = vl ? f.slice((vl.index ?? 0) + vl[0].length) : '';
       if (vl && !/from\s+\d/.test(f) && (/^\s*[:/]/.test(after) || !after.trim())) {
+        sellerLabelled = true;
         const rest = cell.text.slice((vl.index ?? 0) + vl[0].length).replace(/^[\s:/]+/, '');
         if (rest) add(rest.split(/\s[-|]\s|,\s(?=\d)/)[0]!, 0.85, i);
         else if (line.cells[j + 1] && !isLabel(line.cells[j + 1]!.text) && !isPartyWord(doc.folded[i]![j + 1]!)) {
@@ -333,7 +369,10 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
         }
       }
       const sold = /sold by\s+(.+)$/i.exec(cell.text);
-      if (sold && !vl) add(sold[1]!.replace(/\.$/, ''), 0.7, i);
+      if (sold && !vl) {
+        sellerLabelled = true;
+        add(sold[1]!.replace(/\.$/, ''), 0.7, i);
+      }
       if (inCustomer) return;
       // 2. Return address line "Company - Street 1 - 12345 City".
       const parts = j === 0 ? line.text.split(RETURN_SEP) : [];
@@ -456,9 +495,19 @@ export function findVendor(doc: Doc): FieldGuess<string> | null {
 
   // 6. The page's own web or mail domain names the issuer: raise the candidates spelt like it, and take a block's
   // first line near the top or in the footer that is (no customer block, no digits, a few words).
-  const domains = pageDomains(doc, customer);
+  // The sender's domain (a sync knows it) names the issuer like a domain printed on the page, unless it is the
+  // person's own (a document they sent themselves).
+  const sender = mailDomainName(hints.senderEmail);
+  const domains = [
+    ...new Set([...pageDomains(doc, customer), ...(sender && !ownDomains.includes(sender) ? [sender] : [])]),
+  ].filter((d) => !ownDomains.includes(d));
   if (domains.length) {
     for (const c of scores.values()) if (matchesDomain(c.name, domains)) c.score += 0.06;
+    // The mail came from this name's domain: stronger than a name guessed from the layout (a legal form, a heading),
+    // but a seller label decides alone (a marketplace mails the invoices its sellers issue).
+    if (sender && !sellerLabelled)
+      for (const c of scores.values())
+        if (matchesDomain(c.name, [sender])) c.score = Math.max(c.score, Math.min(c.score + 0.3, 0.84));
     doc.lines.forEach((line, i) => {
       if (line.page !== 1 || (line.rel > 0.35 && line.rel < 0.8)) return;
       line.cells.forEach((cell, j) => {
