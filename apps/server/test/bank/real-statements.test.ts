@@ -19,14 +19,11 @@ describe('real statement corpus (eval/real-statements)', () => {
     for (const { file, item } of entries) expect(validateRealStatement(file, item, readme)).toEqual([]);
   });
 
-  it('names each file in the README with a licence copy for each source', () => {
-    const licences = readFileSync(path.join(realStatementsDir, 'README.md'), 'utf8');
+  it('names each file prefix in the README and has a licence copy for each source', () => {
     for (const { name, item } of entries) {
-      expect(licences).toContain(name);
-      const owner = item.source.split('/')[1]!;
-      expect(
-        readFileSync(path.join(realStatementsDir, 'licenses', `${owner}.LICENSE.md`), 'utf8').length,
-      ).toBeGreaterThan(0);
+      expect(readme).toContain(`| ${name.split('-')[0]}- |`);
+      const repo = item.source.split('/')[1]!;
+      expect(readFileSync(path.join(realStatementsDir, 'licenses', `${repo}.LICENSE`), 'utf8')).toMatch(/licen[cs]e/i);
     }
   });
 
