@@ -120,5 +120,10 @@ export async function runRealStatements(read: Reader, split: 'dev' | 'held-out')
         if (!x.warnings.some((w) => w.code === 'balance_mismatch')) s.balanceOk += 1;
       }
   }
+  // Fields in one fixed order, whichever file scored them first.
+  const order = (r: Record<string, number>) =>
+    Object.fromEntries(HEADER.map(([, k]) => [k, r[k]]).filter(([, v]) => v !== undefined));
+  s.headerTotal = order(s.headerTotal);
+  s.headerRight = order(s.headerRight);
   return s;
 }

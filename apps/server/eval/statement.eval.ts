@@ -293,8 +293,6 @@ export async function runStatementEval(options: { verbose?: boolean; ocr?: boole
     console.log(formatStatementScore(s));
     held.push(s);
   }
-  const realHeld = await runRealStatements(readStatement, 'held-out');
-  console.log(formatStatementScore(realHeld));
   if (held.length > 1) {
     const all = held.reduce(
       (a, s) => ({ ...a, truth: a.truth + s.truth, found: a.found + s.found, matched: a.matched + s.matched }),
@@ -308,6 +306,9 @@ export async function runStatementEval(options: { verbose?: boolean; ocr?: boole
       `held out, text and scans together: precision ${pct(all.matched, all.found)}, recall ${pct(all.matched, all.truth)}`,
     );
   }
+  // The real statements' held-out part after the generated families' combined line, which does not include it.
+  const realHeld = await runRealStatements(readStatement, 'held-out');
+  console.log(formatStatementScore(realHeld));
   scores.push(...held, realHeld);
   return scores;
 }
