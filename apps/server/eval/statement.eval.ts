@@ -5,7 +5,9 @@
  *       them, and the 'holdout' layout (text and scans) kept out of all tuning and reported apart;
  *   (b) ../shared/datasets/bank (camt.053, MT940, CSV) against their source projects' expected output, and its OFX
  *       files (ofxparse's fixtures) against hand-checked truth (test/bank/ofx-truth.json);
- *   (c) generated OFX 1.02 SGML and 2.x XML files of the dev statements (ofx.generator.ts).
+ *   (c) generated OFX 1.02 SGML and 2.x XML files of the dev statements (ofx.generator.ts);
+ *   (d) real statement PDFs from public repositories with hand-checked truth (eval/real-statements,
+ *       real-statements.eval.ts), its held-out part (a fixed SHA-256 rule) reported apart.
  * Part of `npm run eval`; alone: `npx tsx apps/server/eval/statement.eval.ts [--verbose] [--no-ocr]`
  * (--verbose lists the dev families' errors only, never the held-out one's).
  */
@@ -27,6 +29,7 @@ import {
 import { imageToPdf } from './eval.dataset';
 import { renderPdf, renderScan } from './invoice.renderers';
 import { renderOfx } from './ofx.generator';
+import { runRealStatements } from './real-statements.eval';
 import { DEV_LAYOUTS, type GeneratedStatement, generateStatement, type StatementLayout } from './statement.generator';
 import type { GenLang } from './vocabulary';
 
@@ -272,7 +275,11 @@ export async function runStatementEval(options: { verbose?: boolean; ocr?: boole
     if (options.verbose) for (const x of s.failures) console.log(`    ${x}`);
     scores.push(s);
   }
-  for (const s of [...(await runDatasets()), ...(await runGeneratedOfx())]) {
+  for (const s of [
+    ...(await runDatasets()),
+    ...(await runGeneratedOfx()),
+    await runRealStatements(readStatement, 'dev'),
+  ]) {
     console.log(formatStatementScore(s));
     if (options.verbose) for (const x of s.failures) console.log(`    ${x}`);
     scores.push(s);
@@ -299,7 +306,10 @@ export async function runStatementEval(options: { verbose?: boolean; ocr?: boole
       `held out, text and scans together: precision ${pct(all.matched, all.found)}, recall ${pct(all.matched, all.truth)}`,
     );
   }
-  scores.push(...held);
+  // The real statements' held-out part after the generated families' combined line, which does not include it.
+  const realHeld = await runRealStatements(readStatement, 'held-out');
+  console.log(formatStatementScore(realHeld));
+  scores.push(...held, realHeld);
   return scores;
 }
 

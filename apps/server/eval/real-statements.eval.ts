@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import type { ParsedStatement, StatementReadResult } from '../src/bank/statement.types';
+import { matchTransactions, type TruthTx } from '../test/bank/bank-datasets';
+import {
+  loadRealStatements,
+  type RealStatementField,
+  type RealStatementTruth,
+  toMinor,
+} from './real-statements.dataset';
+import type { StatementScore } from './statement.eval';
+
+/**
+ * The real statement corpus (eval/real-statements) scored like the other statement sets: transactions P/R (same
+ * booking date, amount ±0.01, same type) and header fields, the dev part and the held-out part apart. Called from
+ * statement.eval.ts; `failures` of the held-out part are never printed.
+ */
+
+type Reader = (bytes: Uint8Array, filename: string) => Promise<StatementReadResult>;
+
+const HEADER: Array<[RealStatementField, keyof ParsedStatement]> = [
+  ['bank_name', 'bankName'],
+  ['account_number', 'accountNumber'],
+  ['start_date', 'startDate'],
+  ['end_date', 'endDate'],
+  ['currency', 'currency'],
+  ['opening_balance', 'openingBalanceMinor'],
+  ['closing_balance', 'closingBalanceMinor'],
+];
+
+// Account numbers are compared as printed without separators and case.
+const normalise = (v: unknown) => (typeof v === 'string' ? v.replace(/[\s.\-/]/g, '').toUpperCase() : v);
+// Bank names leniently, as the invoice evals compare vendors: 'Wells Fargo' is right for 'Wells Fargo Bank, N.A.'.
+const letters = (v: string) => v.toLowerCase().replace(/[^a-z0-9]/g, '');
+function sameField(key: keyof ParsedStatement, got: unknown, want: unknown): boolean {
+  if (key === 'bankName' && typeof got === 'string' && typeof want === 'string') {
+    const [a, b] = [letters(got), letters(want)];
+    return a.length >= 4 && b.length >= 4 && (a.includes(b) || b.includes(a));
+  }
+  return normalise(got) === normalise(want);
+}
+
+function want(item: RealStatementTruth, f: RealStatementField): unknown {
+  const v = item[f];
+  if (f === 'opening_balance' || f === 'closing_balance') return typeof v === 'number' ? toMinor(v, item.currency) : v;
+  return v;
+}
+
+const money = (minor: number) => (minor / 100).toFixed(2);
+const txText = (t: TruthTx) => `${t.date} ${t.type} ${money(t.amountMinor)}`;
+// A file read as nothing would list every row: the first few say enough.
+const txList = (txs: TruthTx[]) =>
+  txs.length > 6 ? `${txs.slice(0, 6).map(txText).join('; ')}; … ${txs.length - 6} more` : txs.map(txText).join('; ');
+
+/** The rows on each side that found no partner, for the verbose list. */
+function unmatched(truth: TruthTx[], ours: TruthTx[]): { missed: TruthTx[]; extra: TruthTx[] } {
+  const left = [...truth];
+  const extra: TruthTx[] = [];
+  for (const t of ours) {
+    const k = left.findIndex(
+      (e) => e.date === t.date && e.type === t.type && Math.abs(e.amountMinor - t.amountMinor) <= 1,
+    );
+    if (k === -1) extra.push(t);
+    else left.splice(k, 1);
+  }
+  return { missed: left, extra };
+}
+
+export async function runRealStatements(read: Reader, split: 'dev' | 'held-out'): Promise<StatementScore> {
+  const s: StatementScore = {
+    name: `real statement PDFs (${split === 'dev' ? 'dev' : 'held out, never tuned on'})`,
+    files: 0,
+    truth: 0,
+    found: 0,
+    matched: 0,
+    headerRight: {},
+    headerTotal: {},
+    balanceOk: 0,
+    balanceChecked: 0,
+    failures: [],
+    ms: 0,
+  };
+  for (const { file, name, item } of loadRealStatements()) {
+    if (item.split !== split) continue;
+    const t0 = performance.now();
+    const r = await read(new Uint8Array(readFileSync(file)), name);
+    s.ms += performance.now() - t0;
+    s.files += 1;
+    const sts = r.ok ? r.statements : [];
+    const st = sts[0];
+    const truth: TruthTx[] = item.transactions.map((t) => ({
+      date: t.date,
+      amountMinor: toMinor(t.amount, item.currency),
+      type: t.type,
+    }));
+    const ours = sts
+      .flatMap((x) => x.transactions)
+      .map((t) => ({ date: t.date, amountMinor: t.amountMinor, type: t.type }));
+    const m = matchTransactions(truth, ours);
+    s.truth += m.truth;
+    s.found += m.found;
+    s.matched += m.matched;
+    if (m.matched < m.truth || m.matched < m.found) {
+      s.failures.push(
+        `${name}: ${m.matched} of ${m.truth} truth, ${m.found} found${r.ok ? `, ${sts.length} statement(s)` : ` ${r.errors[0]!.code}`}`,
+      );
+      const u = unmatched(truth, ours);
+      if (u.missed.length) s.failures.push(`    missed: ${txList(u.missed)}`);
+      if (u.extra.length) s.failures.push(`    extra:  ${txList(u.extra)}`);
+    }
+    for (const [f, key] of HEADER) {
+      if (item.unscored?.includes(f) || item[f] === undefined) continue;
+      s.headerTotal[key] = (s.headerTotal[key] ?? 0) + 1;
+      const got = st?.[key] ?? null;
+      if (sameField(key, got, want(item, f))) s.headerRight[key] = (s.headerRight[key] ?? 0) + 1;
+      else s.failures.push(`${name}: ${key} got ${JSON.stringify(got)} want ${JSON.stringify(want(item, f))}`);
+    }
+    if (r.ok)
+      for (const x of sts) {
+        s.balanceChecked += 1;
+        if (!x.warnings.some((w) => w.code === 'balance_mismatch')) s.balanceOk += 1;
+      }
+  }
+  // Fields in one fixed order, whichever file scored them first.
+  const order = (r: Record<string, number>) =>
+    Object.fromEntries(HEADER.map(([, k]) => [k, r[k]]).filter(([, v]) => v !== undefined));
+  s.headerTotal = order(s.headerTotal);
+  s.headerRight = order(s.headerRight);
+  return s;
+}
