@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FIELD_NAMES, type FieldName } from '../src/extraction/extraction.types';
+import { type DocumentType, FIELD_NAMES, type FieldName } from '../src/extraction/extraction.types';
 import { fieldCorrect, type Truth } from './eval.scoring';
 
 /**
@@ -15,6 +15,8 @@ export interface RealWorldItem extends Truth {
   language: string;
   split: 'dev' | 'held-out';
   unscored?: FieldName[];
+  /** What the document is (invoice, receipt, credit_note...), read on it. */
+  document_type?: DocumentType;
 }
 
 export const realWorldDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'real-world');
@@ -41,7 +43,7 @@ const newTally = (): Tally => ({
 export interface RealWorldResult {
   name: string;
   item: RealWorldItem;
-  got: Record<FieldName, unknown>;
+  got: Record<FieldName, unknown> & { document_type?: DocumentType | null };
   ms: number;
   /** The document's read error (sandbox crash, time-out, unreadable file), if any: it then counts as all wrong. */
   error?: string;
@@ -96,10 +98,30 @@ export function reportRealWorld(results: RealWorldResult[], verbose: boolean): s
     for (const key of ['kind', 'language'] as const)
       for (const g of groups(key))
         lines.push(formatTally(`  ${split} ${g}`, tallyRealWorld(part.filter((r) => r.item[key] === g)).tally));
+    lines.push(formatTypeTally(`  ${split} document type`, part, verbose && split === 'dev'));
     // Held out: its single misses are never printed.
     if (verbose && split === 'dev')
       for (const m of misses)
         lines.push(`    ${m.file}  ${m.field}: got ${JSON.stringify(m.got)} want ${JSON.stringify(m.want)}`);
   }
   return lines;
+}
+
+/**
+ * How often the document's type was read right, over the documents whose type was read (an image with --no-ocr
+ * has none) and that carry a `document_type` in truth.json.
+ */
+export function formatTypeTally(label: string, results: RealWorldResult[], listMisses: boolean): string {
+  const typed = results.filter((r) => r.item.document_type);
+  const read = typed.filter((r) => r.got.document_type);
+  const wrong = read.filter((r) => r.got.document_type !== r.item.document_type);
+  const right = read.length - wrong.length;
+  const pct = read.length ? `${((100 * right) / read.length).toFixed(1)}%` : '  -  ';
+  let line = `${label.padEnd(34)} n=${String(read.length).padEnd(4)} right ${right} (${pct}), not read ${typed.length - read.length}`;
+  if (listMisses && wrong.length) {
+    line += wrong
+      .map((r) => `\n    ${r.name}  document_type: got ${r.got.document_type} want ${r.item.document_type}`)
+      .join('');
+  }
+  return line;
 }

@@ -5,6 +5,30 @@ export type FieldName = 'vendor' | 'amount' | 'currency' | 'invoice_date' | 'inv
 
 export const FIELD_NAMES: readonly FieldName[] = ['vendor', 'amount', 'currency', 'invoice_date', 'invoice_number'];
 
+/** What a document is, read from its content (rules/document-type.rules.ts) or an e-invoice's type code. */
+export type DocumentType =
+  | 'invoice'
+  | 'credit_note'
+  | 'receipt'
+  | 'order_confirmation'
+  | 'delivery_note'
+  | 'payment_reminder'
+  | 'statement'
+  | 'contract'
+  | 'other';
+
+export const DOCUMENT_TYPES: readonly DocumentType[] = [
+  'invoice',
+  'credit_note',
+  'receipt',
+  'order_confirmation',
+  'delivery_note',
+  'payment_reminder',
+  'statement',
+  'contract',
+  'other',
+];
+
 export interface FieldInfo {
   source: FieldSource;
   /** 0..1; rules give calibrated-by-hand scores, e-invoices 1. */
@@ -27,6 +51,8 @@ export interface ExtractionResult {
   invoice_number: string | null;
   /** The grand total in integer minor units of `currency` (cents for EUR). */
   amount_minor: number | null;
+  /** What the document is; null when nothing could be read. */
+  document_type: DocumentType | null;
   fields: Partial<Record<FieldName, FieldInfo>>;
   /** Fatal problems: the file could not be read (all fields are then null). */
   errors: ExtractionIssue[];
@@ -128,4 +154,5 @@ export interface RuleFields {
   currency: FieldGuess<string> | null;
   invoice_date: FieldGuess<string> | null;
   invoice_number: FieldGuess<string> | null;
+  document_type: FieldGuess<DocumentType> | null;
 }
