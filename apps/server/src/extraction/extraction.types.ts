@@ -6,28 +6,9 @@ export type FieldName = 'vendor' | 'amount' | 'currency' | 'invoice_date' | 'inv
 export const FIELD_NAMES: readonly FieldName[] = ['vendor', 'amount', 'currency', 'invoice_date', 'invoice_number'];
 
 /** What a document is, read from its content (rules/document-type.rules.ts) or an e-invoice's type code. */
-export type DocumentType =
-  | 'invoice'
-  | 'credit_note'
-  | 'receipt'
-  | 'order_confirmation'
-  | 'delivery_note'
-  | 'payment_reminder'
-  | 'statement'
-  | 'contract'
-  | 'other';
+export { DOCUMENT_TYPES, type DocumentType } from '@invoicebox/core/document-type';
 
-export const DOCUMENT_TYPES: readonly DocumentType[] = [
-  'invoice',
-  'credit_note',
-  'receipt',
-  'order_confirmation',
-  'delivery_note',
-  'payment_reminder',
-  'statement',
-  'contract',
-  'other',
-];
+import type { DocumentType } from '@invoicebox/core/document-type';
 
 export interface FieldInfo {
   source: FieldSource;

@@ -9,6 +9,8 @@ export interface ExtractedInvoiceFields {
   /** YYYY-MM-DD */
   invoice_date: string | null;
   invoice_number: string | null;
+  /** What the document is (invoice, credit_note, receipt, order_confirmation...); absent when the reader does not say. */
+  document_type?: string | null;
 }
 
 export interface FieldExtractInput {

@@ -17,6 +17,8 @@ export interface ScanInvoice {
   currency: string | null;
   invoice_date: string | null;
   invoice_number: string | null;
+  /** What the document is; null when no file or body said. */
+  document_type: string | null;
   attachments: Array<{ filename: string; size: number; sha256: string }>;
 }
 
@@ -67,6 +69,7 @@ export async function extractAttachmentFields(
     currency: null,
     invoice_date: null,
     invoice_number: null,
+    document_type: null,
   };
   const ordered = attachments
     .map((attachment, index) => ({ attachment, index }))
@@ -92,6 +95,9 @@ export async function extractAttachmentFields(
         (merged as unknown as Record<string, unknown>)[field] = found[field];
       }
     }
+    // The type of the file that gave the amount (an invoice beside its delivery note), else of the first file read.
+    const type = found.document_type ?? null;
+    if (type !== null && (merged.document_type === null || hasAmount)) merged.document_type = type;
     if (hasAmount) break;
   }
   return merged;
@@ -123,6 +129,7 @@ async function fillFromBody(
     return;
   }
   if (found?.amount === null || found?.amount === undefined) return;
+  fields.document_type ??= found.document_type ?? null;
   for (const field of FIELDS) {
     if (field === 'vendor') continue;
     if (fields[field] === null && found[field] !== null && found[field] !== undefined) {
@@ -156,6 +163,7 @@ export async function scanMessage(message: MailMessage, options: ScanOptions = {
     currency: fields.currency,
     invoice_date: fields.invoice_date,
     invoice_number: fields.invoice_number,
+    document_type: fields.document_type ?? null,
     attachments: attachments.map(({ filename, size, sha256 }) => ({ filename, size, sha256 })),
   };
 }
