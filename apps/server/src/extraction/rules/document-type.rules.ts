@@ -26,9 +26,12 @@ const GLOBAL: Record<DocumentTitleType, RegExp> = Object.fromEntries(
   TYPES.map((t) => [t, new RegExp(DOCUMENT_TITLE_PATTERNS[t].source, 'g')]),
 ) as Record<DocumentTitleType, RegExp>;
 
-/** What may follow a title in its cell: a number, with or without its label ("Rechnung Nr. 2024-17", "Invoice #12"). */
+/**
+ * What may follow a title in its cell: a number, with or without its label, and its date ("Rechnung Nr. 2024-17 vom
+ * 3. März 2024", "Invoice #12 - 05/03/2024").
+ */
 const NUMBERED_TAIL =
-  /^(?:[#\-–/|]\s*)?(?:(?:n[°ºo]?|nr|no|num|numero|numar|number|nummer|ref)\.?\s*)?[\p{L}\d\-/._]*\d[\p{L}\d\-/._]*(?:\s+(?:vom|du|del|de|dated|of|from|din|van)\s+[\p{L}\d\-/., ]{6,20})?$/u;
+  /^(?:[#\-–/|]\s*)?(?:(?:n[°ºo]?|nr|no|num|numero|numar|number|nummer|ref)\.?\s*)?[\p{L}\d\-/._]*\d[\p{L}\d\-/._]*(?:(?:\s*[-–,]\s*|\s+(?:vom|du|del|de|dated|of|from|din|van)\s+)[\p{L}\d\-/., ]{6,20})?$/u;
 
 /** Cues of each kind that are no title: they add up to a title's weight at most. */
 const CUES: Partial<Record<DocumentTitleType, { re: RegExp; each: number; cap: number }>> = {
