@@ -55,9 +55,10 @@ describe('document type: listed, but counted only for invoices, credit notes and
     },
     // Read by an extractor that does not tell the type: counted as before.
     'invoice-3.pdf': { vendor: 'Old', amount: 40, currency: 'EUR', invoice_date: '2026-03-04', invoice_number: 'O-1' },
+    // A credit note's amount comes positive, as its XML states it: the sums take it off.
     'invoice-4.pdf': {
       vendor: 'Acme',
-      amount: -20,
+      amount: 20,
       currency: 'EUR',
       invoice_date: '2026-03-05',
       invoice_number: 'G-1',
@@ -106,9 +107,10 @@ describe('document type: listed, but counted only for invoices, credit notes and
     expect(await list({ document_type: 'other' })).toEqual(['AB-7:order_confirmation']);
   });
 
-  it('sums only invoices, credit notes, receipts and untyped invoices in the stats, also when a type changes', async () => {
+  it('sums invoices, receipts and untyped invoices less credit notes, nothing else, also when a type changes', async () => {
     const stats = await service.stats(owner);
     expect(stats.total_invoices).toBe(3);
+    // 100 + 40 - 20: the order confirmation's 250 is left out.
     expect(stats.total_amount).toBe(120);
     // A later reading (the fields refresh) finds that the untyped one is a delivery note: it leaves the sums.
     await t().database.pool.query(`update invoices set document_type = 'delivery_note' where invoice_number = 'O-1'`);
