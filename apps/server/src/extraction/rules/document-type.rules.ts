@@ -121,8 +121,7 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
   }
   if (taxLines === 0 && !hasTotal) score.receipt -= 0.5;
   // A statement with an amount to pay and no balances carried is a bill ("Billing statement", a utility's statement).
-  if (best.statement >= 2 && hasTotal && !CUES.statement!.re.test(all)) score.statement = Math.min(score.statement, 1);
-  CUES.statement!.re.lastIndex = 0;
+  if (best.statement >= 2 && hasTotal && !all.match(CUES.statement!.re)) score.statement = Math.min(score.statement, 1);
   const ranked = TYPES.map((t) => [t, score[t]] as const).sort((a, b) => b[1] - a[1]);
   const titled = ranked.filter(([t]) => best[t] >= 2 && score[t] >= 1.5);
   // A title decides, the kind with the most evidence among the titled ones; without one, cues as strong as a title.
