@@ -276,6 +276,36 @@ Te betalen         € 45,00
     ).toBe('payment_reminder');
   });
 
+  it("an energy bill that has a section about 'your contract' stays an invoice", () => {
+    expect(
+      typeOf(`
+EDF
+Facture du 11/12/2022
+Montant total TTC        62,86 €
+Votre contrat
+Titulaire du contrat : Mme Guérin
+Électricité « Tarif Bleu »
+`),
+    ).toBe('invoice');
+  });
+
+  it("a till receipt without a title, by its card terminal's words and the time of sale", () => {
+    expect(
+      typeOf(`
+real GmbH
+Husener Str. 121, 33100 Paderborn
+SEBAMED TROCKENE H        8,99
+SUMME EUR                19,46
+MasterCard EUR           19,46
+15.04.20 16:15
+Kundenbeleg
+Terminal-ID  65280391
+Trace-Nr.  13104
+Bitte Beleg aufbewahren
+`),
+    ).toBe('receipt');
+  });
+
   it('a larger font makes a title of a word lower down', () => {
     const lines: Line[] = linesFromPlainText(`
 Kontor Versand GmbH

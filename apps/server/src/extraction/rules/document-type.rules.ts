@@ -26,12 +26,17 @@ const GLOBAL: Record<DocumentTitleType, RegExp> = Object.fromEntries(
   TYPES.map((t) => [t, new RegExp(DOCUMENT_TITLE_PATTERNS[t].source, 'g')]),
 ) as Record<DocumentTitleType, RegExp>;
 
+const NUMBER = String.raw`(?:[#\-–/|]\s*)?(?:(?:n[°ºo]?|nr|no|num|numero|numar|number|nummer|ref)\.?\s*)?[\p{L}\d\-/._]*\d[\p{L}\d\-/._]*`;
+const DATE_AFTER = String.raw`(?:\s*[-–,]\s*|\s*(?:vom|du|del|de|dated|of|from|din|van)\s+)[\p{L}\d\-/., ]{6,20}`;
+
 /**
  * What may follow a title in its cell: a number, with or without its label, and its date ("Rechnung Nr. 2024-17 vom
- * 3. März 2024", "Invoice #12 - 05/03/2024").
+ * 3. März 2024", "Invoice #12 - 05/03/2024", "Facture du 11/12/2022").
  */
-const NUMBERED_TAIL =
-  /^(?:[#\-–/|]\s*)?(?:(?:n[°ºo]?|nr|no|num|numero|numar|number|nummer|ref)\.?\s*)?[\p{L}\d\-/._]*\d[\p{L}\d\-/._]*(?:(?:\s*[-–,]\s*|\s+(?:vom|du|del|de|dated|of|from|din|van)\s+)[\p{L}\d\-/., ]{6,20})?$/u;
+const NUMBERED_TAIL = new RegExp(`^(?:${NUMBER}(?:${DATE_AFTER})?|${DATE_AFTER})$`, 'u');
+
+/** "Your contract", "Votre contrat": a bill's section about the contract it bills, not a contract's title. */
+const POSSESSIVE = /^(?:your|ihr|ihre|ihres|votre|vos|il vostro|vostro|su|uw|dumneavoastra)$/;
 
 /** Cues of each kind that are no title: they add up to a title's weight at most. */
 const CUES: Partial<Record<DocumentTitleType, { re: RegExp; each: number; cap: number }>> = {
@@ -55,10 +60,12 @@ const CUES: Partial<Record<DocumentTitleType, { re: RegExp; each: number; cap: n
     each: 0.75,
     cap: 1.5,
   },
+  // A till's or a card terminal's words: change handed back, cash, the terminal and its trace numbers, the count of
+  // articles, the customer's copy, thanks for shopping.
   receipt: {
-    re: /(?<![a-z])(?:ruckgeld|rueckgeld|wechselgeld|gegeben|change due|cash tendered|tendered|cashier|kassierer\w*|kasse|bar(?:zahlung)?|kartenzahlung|ec-?karte|girocard|tse|monnaie rendue|rendu|especes|contanti|resto|efectivo|cambio|numerar|wisselgeld|contant|pinbetaling|thank you for (?:shopping|your purchase|your visit)|vielen dank fur ihren einkauf|merci de votre visite|grazie e arrivederci|gracias por su compra|bedankt voor uw aankoop)(?![a-z])/g,
-    each: 0.6,
-    cap: 1.5,
+    re: /(?<![a-z])(?:ruckgeld|rueckgeld|wechselgeld|zuruck|bargeld|gegeben|bar|change(?: due)?|tend(?:ered)?|cash|monnaie rendue|rendu|especes|contanti|resto|efectivo|cambio|entregado|numerar|wisselgeld|contant|terminal(?:-?id)?|trace(?:-?nr)?|approval|genehmigungs?-?nr|kartenzahlung|ec-?karte|girocard|kontaktlos|contactless|cashier|kassierer\w*|kasse|bon-?nr|kundenbeleg|beleg aufbewahren|tse|items? sold|anzahl artikel|nombre d.articles|customer copy|kundenkopie|copie client|thank you for (?:shopping|your purchase|your visit)|vielen dank fur ihren einkauf|merci de votre visite|grazie e arrivederci|gracias por su compra|bedankt voor uw aankoop)(?![a-z])/g,
+    each: 0.5,
+    cap: 2,
   },
 };
 
@@ -92,7 +99,7 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
             re.lastIndex++;
             continue;
           }
-          const w = weigh(doc, i, j, m.index, m[0].length, median, firstPageLines);
+          const w = weigh(doc, i, j, m.index, m[0].length, median, firstPageLines, type);
           // Another invoice named by a credit note or a reminder ("Gutschrift zu Rechnung 12") is no title of this one.
           const weight = type === 'invoice' && INVOICE_REFERENCE.test(f) ? Math.min(w, 0.15) : w;
           if (weight > best[type]) {
@@ -113,6 +120,8 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
       score[type] += Math.min(cue.cap, distinct.size * cue.each);
     }
   }
+  // A till prints the time of the sale beside its date.
+  if (/(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/.test(all)) score.receipt += 0.4;
   const hasTotal = payable || hints.total === true;
   // Prices to pay make an invoice more likely and a bare delivery note less.
   if (hasTotal) {
@@ -133,7 +142,7 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
   }
   const [top, topScore] = ranked[0]!;
   // No title: a till receipt by its cues, an invoice by its total or its labels, else something else.
-  if (hasTotal && score.receipt >= 1.2 && score.receipt > score.invoice) return { value: 'receipt', confidence: 0.5 };
+  if (score.receipt >= 1.4 && score.receipt > score.invoice) return { value: 'receipt', confidence: 0.5 };
   const invoiceLabels = all.split('\n').some((l) => NUMBER_LABEL.test(l) || DATE_LABEL.test(l));
   if (hasTotal || score.invoice > 0 || invoiceLabels) return { value: 'invoice', confidence: hasTotal ? 0.5 : 0.35 };
   if (topScore >= 1) return { value: top, confidence: 0.35 };
@@ -153,6 +162,7 @@ function weigh(
   length: number,
   median: number,
   firstPageLines: number,
+  type: DocumentTitleType,
 ): number {
   const line = doc.lines[i]!;
   const folded = doc.folded[i]![j]!;
@@ -161,7 +171,7 @@ function weigh(
   const after = folded.slice(start + length).trim();
   const shortBefore = before.length <= 12 && before.split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length <= 1;
   const whole = shortBefore && (after === '' || NUMBERED_TAIL.test(after));
-  if (!whole) {
+  if (!whole || (type === 'contract' && POSSESSIVE.test(before))) {
     // A label ("Invoice address", "Purchase order: 4711") or a mention in running text.
     return folded.length <= 40 && shortBefore ? 0.5 : 0.15;
   }
