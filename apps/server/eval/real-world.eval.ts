@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LOW_CONFIDENCE } from '../src/extraction/confidence';
-import { FIELD_NAMES, type FieldName } from '../src/extraction/extraction.types';
+import { type DocumentType, FIELD_NAMES, type FieldName } from '../src/extraction/extraction.types';
 import { fieldCorrect, type Truth } from './eval.scoring';
 
 /**
@@ -16,6 +16,8 @@ export interface RealWorldItem extends Truth {
   language: string;
   split: 'dev' | 'held-out';
   unscored?: FieldName[];
+  /** What the document is (invoice, receipt, credit_note...), read on it. */
+  document_type?: DocumentType;
 }
 
 export const realWorldDir = path.join(path.dirname(new URL(import.meta.url).pathname), 'real-world');
@@ -42,7 +44,7 @@ const newTally = (): Tally => ({
 export interface RealWorldResult {
   name: string;
   item: RealWorldItem;
-  got: Record<FieldName, unknown>;
+  got: Record<FieldName, unknown> & { document_type?: DocumentType | null };
   /** Each field's confidence as the extractor stated it (null: no value). */
   confidence?: Partial<Record<FieldName, number | null>>;
   ms: number;
@@ -101,6 +103,7 @@ export function reportRealWorld(results: RealWorldResult[], verbose: boolean): s
         lines.push(formatTally(`  ${split} ${g}`, tallyRealWorld(part.filter((r) => r.item[key] === g)).tally));
     const calibration = confidenceReport(part);
     if (calibration) lines.push(`  ${split} ${calibration}`);
+    lines.push(formatTypeTally(`  ${split} document type`, part, verbose && split === 'dev'));
     // Held out: its single misses are never printed.
     if (verbose && split === 'dev')
       for (const m of misses)
@@ -140,4 +143,23 @@ export function confidenceReport(results: RealWorldResult[]): string | null {
     .map((b, i) => `${label(i)} ${b.n ? `${Math.round((100 * b.right) / b.n)}%/${b.n}` : '-'}`)
     .join('  ');
   return `confidence (right%/fields): ${cols}; marked < ${LOW_CONFIDENCE}: ${caught} of ${wrong} wrong, ${markedRight} right`;
+}
+
+/**
+ * How often the document's type was read right, over the documents whose type was read (an image with --no-ocr
+ * has none) and that carry a `document_type` in truth.json.
+ */
+export function formatTypeTally(label: string, results: RealWorldResult[], listMisses: boolean): string {
+  const typed = results.filter((r) => r.item.document_type);
+  const read = typed.filter((r) => r.got.document_type);
+  const wrong = read.filter((r) => r.got.document_type !== r.item.document_type);
+  const right = read.length - wrong.length;
+  const pct = read.length ? `${((100 * right) / read.length).toFixed(1)}%` : '  -  ';
+  let line = `${label.padEnd(34)} n=${String(read.length).padEnd(4)} right ${right} (${pct}), not read ${typed.length - read.length}`;
+  if (listMisses && wrong.length) {
+    line += wrong
+      .map((r) => `\n    ${r.name}  document_type: got ${r.got.document_type} want ${r.item.document_type}`)
+      .join('');
+  }
+  return line;
 }

@@ -164,6 +164,11 @@ if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
   }
   for (const line of reportRealWorld(results, verbose)) console.log(line);
 }
+// Document types: generated order confirmations, delivery notes and reminders beside invoices (text PDFs).
+if (!only || only.split(',').some((o) => 'document-types'.includes(o))) {
+  const { runDocumentTypeEval, reportDocumentTypes } = await import('./document-type.eval');
+  for (const line of reportDocumentTypes(await runDocumentTypeEval(), verbose)) console.log(line);
+}
 if (corpus) scores.push(await runSet('corpus PDFs (page text)', await corpusSet(corpus), false, false));
 if (!existsSync(datasets)) {
   console.log(`(shared datasets not found at ${datasets}; skipped)`);

@@ -20,6 +20,7 @@ export * from './rules/attachment-content-type';
 export * from './rules/category';
 export * from './rules/dates';
 export * from './rules/document-candidate';
+export * from './rules/document-type';
 export * from './rules/file-size';
 export * from './rules/frequency';
 export * from './rules/invoice-status';

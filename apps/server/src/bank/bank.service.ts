@@ -390,7 +390,7 @@ export class BankStatementsService {
     const scope = accountIds?.length ? sql`and ${invoices.accountIds} && ${uuidArray(accountIds)}` : sql``;
     const rows = await this.db.execute(sql`
       select id, vendor, amount_minor, currency, invoice_date, invoice_number from invoices
-      where owner_id = ${ownerId} and amount_minor is not null ${scope}`);
+      where owner_id = ${ownerId} and amount_minor is not null and invoice_counts(document_type) ${scope}`);
     return (rows.rows as Array<Record<string, unknown>>).map((r) => ({
       id: String(r.id),
       vendor: (r.vendor as string | null) ?? null,

@@ -16,7 +16,10 @@ export function registerExtractCommand(program: Command): void {
     .command('extract')
     .description('read vendor, total, currency, invoice date and number from a PDF, PNG/JPG or e-invoice XML file')
     .argument('<file>', 'PDF, PNG, JPEG or UBL/CII XML file')
-    .option('--json', 'print only {vendor, amount, currency, invoice_date, invoice_number} as JSON on stdout')
+    .option(
+      '--json',
+      'print only {vendor, amount, currency, invoice_date, invoice_number, document_type} as JSON on stdout',
+    )
     .option('--no-ocr', 'do not OCR images and pages without a text layer')
     .option('--model-url <url>', 'base URL of an OpenAI-compatible endpoint used where the rules are unsure')
     .option('--model-name <name>', 'model name for --model-url')
@@ -65,6 +68,7 @@ export function registerExtractCommand(program: Command): void {
       console.log(row('currency', result.currency, 'currency'));
       console.log(row('invoice date', result.invoice_date, 'invoice_date'));
       console.log(row('invoice number', result.invoice_number, 'invoice_number'));
+      console.log(`${'document type'.padEnd(15)}${result.document_type ?? '—'}`);
       for (const w of result.warnings) console.log(`note: ${w.message} (${w.code})`);
     });
 }

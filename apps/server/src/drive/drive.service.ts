@@ -168,6 +168,7 @@ export class DriveService {
                count(i.id) filter (where i.status = 'failed')::int as failed
         from mail_accounts a
         left join invoices i on i.owner_id = a.owner_id and a.id = any(i.account_ids) and ${invoiceHasDocument()}
+          and invoice_counts(i.document_type)
         where a.owner_id = ${ownerId}
         group by a.id`)
     ).rows as Array<{ account_id: string; uploaded: number; pending: number; failed: number }>;
@@ -176,7 +177,7 @@ export class DriveService {
         select count(*) filter (where status = 'uploaded')::int as uploaded,
                count(*) filter (where status = 'pending')::int as pending,
                count(*) filter (where status = 'failed')::int as failed
-        from invoices i where i.owner_id = ${ownerId} and ${invoiceHasDocument()}`)
+        from invoices i where i.owner_id = ${ownerId} and ${invoiceHasDocument()} and invoice_counts(i.document_type)`)
     ).rows as Array<{ uploaded: number; pending: number; failed: number }>;
     const byId = new Map(counts.map((c) => [c.account_id, c]));
     const kind = row?.kind ?? 'local';
@@ -223,7 +224,9 @@ export class DriveService {
       drive: this.describe(target),
     };
     if (accountIds.length === 0) return summary;
+    // Only invoices, credit notes and receipts are filed: an order confirmation or a contract is listed, not filed.
     const pendingWhere = sql`i.owner_id = ${ownerId} and i.account_ids && ${uuidArray(accountIds)} and ${invoiceHasDocument()}
+      and invoice_counts(i.document_type)
       and (i.status <> 'uploaded' or i.drive_target is distinct from ${targetKey})`;
     const [{ total } = { total: 0 }] = (
       await this.db.execute(sql`select count(*)::int as total from invoices i where ${pendingWhere}`)

@@ -35,6 +35,7 @@ export async function extractInSandbox(
       invoice_date: null,
       invoice_number: null,
       amount_minor: null,
+      document_type: null,
       fields: {},
       errors: [{ code: error.failure, message: error.message }],
       warnings: [],

@@ -23,7 +23,7 @@ describe('text PDFs generated with pdf-lib', () => {
     const r = await run(await renderPdf(inv));
     expect(r.errors).toEqual([]);
     expect(r.meta.kind).toBe('pdf_text');
-    expect(publicFields(r)).toEqual(inv.truth);
+    expect(publicFields(r)).toEqual({ ...inv.truth, document_type: 'invoice' });
     expect(r.amount_minor).toBe(Math.round(inv.truth.amount * 100));
   });
 
@@ -69,6 +69,8 @@ describe('Factur-X: XML attached to a PDF wins over the text', () => {
       currency: 'EUR',
       invoice_date: '2024-03-05',
       invoice_number: 'FX-2024-1',
+      // From the XML's type code 380.
+      document_type: 'invoice',
     });
     expect(r.fields.vendor).toEqual({ source: 'einvoice', confidence: 1 });
   });
@@ -109,6 +111,7 @@ describe('bad input gives a per-file error, never a crash', () => {
       currency: null,
       invoice_date: null,
       invoice_number: null,
+      document_type: null,
     });
   });
 

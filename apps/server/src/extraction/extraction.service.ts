@@ -20,6 +20,7 @@ import {
 } from './extraction.types';
 import { htmlToText, looksLikeHtml } from './layout/html';
 import { buildLines, linesFromPlainText } from './layout/lines';
+import { documentTypeFromCode } from './rules/document-type.rules';
 import { extractFieldsFromLines } from './rules/fields.rules';
 import { minorToNumber } from './rules/money.parser';
 
@@ -51,6 +52,7 @@ function emptyResult(): ExtractionResult {
     invoice_date: null,
     invoice_number: null,
     amount_minor: null,
+    document_type: null,
     fields: {},
     errors: [],
     warnings: [],
@@ -92,6 +94,8 @@ function applyRules(result: ExtractionResult, rules: RuleFields, source: FieldSo
   if (rules.currency) set('currency', rules.currency.value, rules.currency.confidence);
   if (rules.invoice_date) set('invoice_date', rules.invoice_date.value, rules.invoice_date.confidence);
   if (rules.invoice_number) set('invoice_number', rules.invoice_number.value, rules.invoice_number.confidence);
+  // An e-invoice's type code, read first, is not overruled by the words on its PDF.
+  if (rules.document_type && result.document_type === null) result.document_type = rules.document_type.value;
   if (rules.amount) {
     const before = result.fields.amount;
     set('amount', minorToNumber(rules.amount.value.minor, rules.amount.value.decimals), rules.amount.confidence);
@@ -107,6 +111,9 @@ function applyEInvoice(result: ExtractionResult, e: EInvoiceFields) {
     invoice_date: e.invoice_date ? { value: e.invoice_date, confidence: 1 } : null,
     invoice_number: e.invoice_number ? { value: e.invoice_number, confidence: 1 } : null,
     amount: minor !== null ? { value: { minor, decimals: e.decimals }, confidence: 1 } : null,
+    document_type: ((type) => (type ? { value: type, confidence: 1 } : null))(
+      documentTypeFromCode(e.type_code, e.syntax, minor),
+    ),
   };
   applyRules(result, rules, 'einvoice');
 }

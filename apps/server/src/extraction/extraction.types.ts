@@ -5,6 +5,11 @@ export type FieldName = 'vendor' | 'amount' | 'currency' | 'invoice_date' | 'inv
 
 export const FIELD_NAMES: readonly FieldName[] = ['vendor', 'amount', 'currency', 'invoice_date', 'invoice_number'];
 
+/** What a document is, read from its content (rules/document-type.rules.ts) or an e-invoice's type code. */
+export { DOCUMENT_TYPES, type DocumentType } from '@invoicebox/core/document-type';
+
+import type { DocumentType } from '@invoicebox/core/document-type';
+
 export interface FieldInfo {
   source: FieldSource;
   /** 0..1; rules give calibrated-by-hand scores, e-invoices 1. */
@@ -27,6 +32,8 @@ export interface ExtractionResult {
   invoice_number: string | null;
   /** The grand total in integer minor units of `currency` (cents for EUR). */
   amount_minor: number | null;
+  /** What the document is; null when nothing could be read. */
+  document_type: DocumentType | null;
   fields: Partial<Record<FieldName, FieldInfo>>;
   /** Fatal problems: the file could not be read (all fields are then null). */
   errors: ExtractionIssue[];
@@ -143,4 +150,5 @@ export interface RuleFields {
   currency: FieldGuess<string> | null;
   invoice_date: FieldGuess<string> | null;
   invoice_number: FieldGuess<string> | null;
+  document_type: FieldGuess<DocumentType> | null;
 }

@@ -50,6 +50,7 @@ export async function extractFile(filePath: string, options?: SandboxExtractOpti
       invoice_date: null,
       invoice_number: null,
       amount_minor: null,
+      document_type: null,
       fields: {},
       errors: [{ code: 'file_too_large', message: `The file is ${info.size} bytes (limit ${maxBytes})` }],
       warnings: [],
@@ -65,7 +66,7 @@ export async function shutdownExtraction(): Promise<void> {
   await closeDocumentSandbox();
 }
 
-/** The five public fields, exactly as `invoicebox extract --json` prints them. */
+/** The five public fields and the document's type, exactly as `invoicebox extract --json` prints them. */
 export function publicFields(r: ExtractionResult) {
   return {
     vendor: r.vendor,
@@ -73,5 +74,6 @@ export function publicFields(r: ExtractionResult) {
     currency: r.currency,
     invoice_date: r.invoice_date,
     invoice_number: r.invoice_number,
+    document_type: r.document_type,
   };
 }

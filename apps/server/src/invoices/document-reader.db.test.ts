@@ -34,6 +34,7 @@ const failed = (code: string, message: string): ExtractionResult => ({
   invoice_date: null,
   invoice_number: null,
   amount_minor: null,
+  document_type: null,
   fields: {},
   errors: [{ code, message }],
   warnings: [],

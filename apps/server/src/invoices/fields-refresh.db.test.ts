@@ -31,6 +31,8 @@ const current = async ({ bytes }: { bytes: Uint8Array }): Promise<ExtractedInvoi
     currency: 'EUR',
     invoice_date: `2025-0${n}-15`,
     invoice_number: `R-${n}`,
+    // The rules now tell the document's type: the second one is an order confirmation.
+    document_type: n === '2' ? 'order_confirmation' : 'invoice',
   };
 };
 
@@ -72,14 +74,14 @@ describe('reading the fields of found invoices again (full sync step)', () => {
 
   const cards = async () =>
     (await invoices.list(ownerId, { page: 1, limit: 10, has_attachments: true })).invoices
-      .map((i) => `${i.vendor} | ${i.amount} | ${i.invoice_date} | ${i.invoice_number}`)
+      .map((i) => `${i.vendor} | ${i.amount} | ${i.invoice_date} | ${i.invoice_number} | ${i.document_type}`)
       .sort();
 
   it('replaces the fields older rules read with what the current ones read, once', async () => {
     expect(await cards()).toEqual([
-      'Billing | €10.00 | 2026-11-02 | null',
-      'Billing | €10.00 | 2026-11-02 | null',
-      'Billing | €10.00 | 2026-11-02 | null',
+      'Billing | €10.00 | 2026-11-02 | null | null',
+      'Billing | €10.00 | 2026-11-02 | null | null',
+      'Billing | €10.00 | 2026-11-02 | null | null',
     ]);
     const refresh = new FieldsRefreshService(t().database.db, blobs, { extract: current });
     const progress: string[] = [];
@@ -87,9 +89,9 @@ describe('reading the fields of found invoices again (full sync step)', () => {
     expect(first).toEqual({ read: 3, changed: 3, failed: 0 });
     expect(progress.at(-1)).toBe('Read the fields of 3 of 3 invoice(s)');
     expect(await cards()).toEqual([
-      'Acme GmbH | €120.50 | 2025-01-15 | R-1',
-      'Acme GmbH | €120.50 | 2025-02-15 | R-2',
-      'Acme GmbH | €120.50 | 2025-03-15 | R-3',
+      'Acme GmbH | €120.50 | 2025-01-15 | R-1 | invoice',
+      'Acme GmbH | €120.50 | 2025-02-15 | R-2 | order_confirmation',
+      'Acme GmbH | €120.50 | 2025-03-15 | R-3 | invoice',
     ]);
     const search = await invoices.list(ownerId, { page: 1, limit: 10, has_attachments: true, search: 'r-2' });
     expect(search.total).toBe(1);
@@ -113,7 +115,7 @@ describe('reading the fields of found invoices again (full sync step)', () => {
     // One was read before the stop; the next run reads the other two, and nothing a third time.
     expect((await refresh.refresh(ownerId, [accountId])).read).toBe(2);
     expect((await refresh.refresh(ownerId, [accountId])).read).toBe(0);
-    expect(await cards()).toContain('Acme GmbH | €120.50 | 2025-03-15 | R-3');
+    expect(await cards()).toContain('Acme GmbH | €120.50 | 2025-03-15 | R-3 | invoice');
     const { rows } = await t().database.pool.query(
       `select invoice_number, extraction->'version' as version, extraction->'errors' as errors from invoices
        order by invoice_number`,

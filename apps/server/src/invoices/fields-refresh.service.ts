@@ -28,6 +28,7 @@ interface RefreshRow {
   amount: string | null;
   invoice_date: string | null;
   invoice_number: string | null;
+  document_type: string | null;
   sender_name: string | null;
   sender_email: string | null;
   subject: string | null;
@@ -81,7 +82,7 @@ export class FieldsRefreshService {
     for (;;) {
       const rows = (
         await this.db.execute(sql`
-          select i.id, i.vendor, i.amount, i.invoice_date, i.invoice_number, i.has_attachments, m.sender_name, m.sender_email, m.subject, m.sent_at,
+          select i.id, i.vendor, i.amount, i.invoice_date, i.invoice_number, i.document_type, i.has_attachments, m.sender_name, m.sender_email, m.subject, m.sent_at,
                  (select json_agg(json_build_object('sha256', a.sha256, 'filename', a.filename,
                                                     'content_type', a.content_type, 'size', a.size)
                                   order by a.position)
@@ -178,18 +179,20 @@ export class FieldsRefreshService {
         currency: fields.currency,
         invoice_date: fields.invoice_date,
         invoice_number: fields.invoice_number,
+        document_type: fields.document_type ?? null,
       },
     };
     await this.db.execute(sql`
       update invoices set
         vendor = ${vendor}, amount = ${amount}, amount_minor = ${amountMinor}, currency = ${currency},
         invoice_date = ${invoiceDate}, invoice_number = ${fields.invoice_number},
+        document_type = ${fields.document_type ?? null},
         category = ${invoiceCategory([row.subject, ...(body ? [] : attachments).map((a) => a.filename)])},
         search_text = ${searchTextOf([vendor, row.sender_email, row.sender_name, row.subject, fields.invoice_number, ...(row.names ?? [])])},
         extraction = ${JSON.stringify(extraction)}::jsonb
       where owner_id = ${ownerId} and id = ${row.id}::uuid`);
-    const before = [row.vendor, row.amount, row.invoice_date, row.invoice_number];
-    const after = [vendor, amount, invoiceDate, fields.invoice_number];
+    const before = [row.vendor, row.amount, row.invoice_date, row.invoice_number, row.document_type];
+    const after = [vendor, amount, invoiceDate, fields.invoice_number, fields.document_type ?? null];
     if (before.some((value, i) => value !== after[i])) summary.changed += 1;
   }
 }

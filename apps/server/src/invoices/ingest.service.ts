@@ -468,6 +468,7 @@ function invoiceRow(
     currency,
     invoiceDate: found.invoice_date ?? message.date?.slice(0, 10) ?? null,
     invoiceNumber: found.invoice_number,
+    documentType: found.document_type,
     category: invoiceCategory([message.subject, ...found.attachments.map((a) => a.filename)]),
     details: message.subject,
     accountIds: [accountId],
@@ -490,6 +491,7 @@ function invoiceRow(
         currency: found.currency,
         invoice_date: found.invoice_date,
         invoice_number: found.invoice_number,
+        document_type: found.document_type,
       },
     },
   };

@@ -71,7 +71,7 @@ export class InvoicesService {
     const [page, total, emails] = await Promise.all([
       this.db.execute(sql`
         select i.id, i.vendor, i.email, i.amount, i.amount_minor, i.currency, i.invoice_date, i.invoice_number,
-               i.status, i.drive_file_id, i.drive_error, i.category, i.details, i.message_row_id,
+               i.document_type, i.status, i.drive_file_id, i.drive_error, i.category, i.details, i.message_row_id,
                i.extraction -> 'confidence' as confidence,
                p.statement_id as payment_statement_id, p.id as payment_transaction_id, p.date as payment_date,
                p.amount_minor as payment_amount_minor, p.currency as payment_currency,
@@ -372,6 +372,8 @@ export class InvoicesService {
     if (q.status) parts.push(sql`i.status = ${storedStatusForFilter(q.status)}`);
     if (q.category) parts.push(sql`i.category = ${q.category}`);
     if (q.has_attachments) parts.push(sql`i.has_attachments`);
+    if (q.document_type === 'financial') parts.push(sql`invoice_counts(i.document_type)`);
+    if (q.document_type === 'other') parts.push(sql`not invoice_counts(i.document_type)`);
     if (q.search?.trim()) {
       // Literal search: % and _ typed by a person are not wildcards.
       const needle = `%${q.search
@@ -395,6 +397,9 @@ export class InvoicesService {
       currency: (row.currency as string | null) ?? null,
       invoice_date: (row.invoice_date as string | null) ?? null,
       invoice_number: (row.invoice_number as string | null) ?? null,
+      ...(row.document_type === undefined
+        ? {}
+        : { document_type: (row.document_type as Invoice['document_type']) ?? null }),
       status: row.status as Invoice['status'],
       drive_file_id: (row.drive_file_id as string | null) ?? null,
       category: row.category as string,

@@ -90,6 +90,12 @@ export const invoices = pgTable(
     currency: text('currency'),
     invoiceDate: text('invoice_date'),
     invoiceNumber: text('invoice_number'),
+    /**
+     * What the document is, read from its content (extraction/rules/document-type.rules.ts): invoice, credit_note,
+     * receipt, order_confirmation, delivery_note, payment_reminder, statement, contract, other; null when unknown
+     * (nothing read yet). Stats, drive filing and reconciliation count only invoices, credit notes, receipts and null.
+     */
+    documentType: text('document_type'),
     status: text('status', { enum: ['pending', 'uploaded', 'failed'] })
       .notNull()
       .default('pending'),

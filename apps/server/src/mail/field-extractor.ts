@@ -16,6 +16,8 @@ export interface ExtractedInvoiceFields {
    * say. A field below LOW_CONFIDENCE is marked on the invoice's card.
    */
   fields?: Partial<Record<InvoiceFieldName, { confidence: number }>>;
+  /** What the document is (invoice, credit_note, receipt, order_confirmation...); absent when the reader does not say. */
+  document_type?: string | null;
 }
 
 export type InvoiceFieldName = 'vendor' | 'amount' | 'currency' | 'invoice_date' | 'invoice_number';

@@ -106,6 +106,7 @@ describe('scanPath', () => {
           currency: 'EUR',
           invoice_date: '2026-11-01',
           invoice_number: 'INV-42',
+          document_type: null,
           attachments: [{ filename: 'invoice.pdf', size: FAKE_PDF.length, sha256: sha256(FAKE_PDF) }],
         },
         {
@@ -116,6 +117,7 @@ describe('scanPath', () => {
           currency: null,
           invoice_date: null,
           invoice_number: null,
+          document_type: null,
           attachments: [{ filename: 'scan.jpg', size: JPG.length, sha256: sha256(JPG) }],
         },
       ],
@@ -129,8 +131,32 @@ describe('scanPath', () => {
       'currency',
       'invoice_date',
       'invoice_number',
+      'document_type',
       'attachments',
     ]);
+  });
+
+  it('takes the document type of the file that gave the amount, else of the first file that told one', async () => {
+    const file = await mboxOf('types.mbox', [
+      buildMail({
+        messageId: '<t1@x>',
+        attachments: [
+          { filename: 'invoice-delivery.pdf', contentType: 'application/pdf', content: FAKE_PDF },
+          { filename: 'invoice.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.4 other') },
+        ],
+      }),
+      buildMail({
+        messageId: '<t2@x>',
+        attachments: [{ filename: 'invoice-order.pdf', contentType: 'application/pdf', content: FAKE_PDF }],
+      }),
+    ]);
+    const { extractor } = fakeExtractor({
+      'invoice-delivery.pdf': { document_type: 'delivery_note' },
+      'invoice.pdf': { amount: 12, currency: 'EUR', document_type: 'invoice' },
+      'invoice-order.pdf': { document_type: 'order_confirmation' },
+    });
+    const { invoices } = await scanPath(file, { extractor });
+    expect(invoices.map((i) => i.document_type)).toEqual(['invoice', 'order_confirmation']);
   });
 
   it('tries PDFs, then XML, then images, then the rest, and stops at the first amount', async () => {

@@ -25,6 +25,8 @@ export interface ScanInvoice {
   currency: string | null;
   invoice_date: string | null;
   invoice_number: string | null;
+  /** What the document is; null when no file or body said. */
+  document_type: string | null;
   attachments: Array<{ filename: string; size: number; sha256: string }>;
   /**
    * The confidence of each field read from a document (absent: not read, or the sender's name as the vendor). Kept
@@ -83,6 +85,7 @@ export async function extractAttachmentFields(
     invoice_date: null,
     invoice_number: null,
     confidence: {},
+    document_type: null,
   };
   const ordered = attachments
     .map((attachment, index) => ({ attachment, index }))
@@ -111,6 +114,9 @@ export async function extractAttachmentFields(
         if (typeof confidence === 'number') merged.confidence[field] = confidence;
       }
     }
+    // The type of the file that gave the amount (an invoice beside its delivery note), else of the first file read.
+    const type = found.document_type ?? null;
+    if (type !== null && (merged.document_type === null || hasAmount)) merged.document_type = type;
     if (hasAmount) break;
   }
   return merged;
@@ -181,6 +187,7 @@ export async function extractBodyFields(
     currency: found.currency ?? null,
     invoice_date: found.invoice_date ?? null,
     invoice_number: found.invoice_number ?? null,
+    document_type: found.document_type ?? null,
     confidence,
   };
 }
@@ -194,6 +201,7 @@ async function fillFromBody(
   const document = bodyDocument(message);
   const found = document ? await extractBodyFields(message.origin, document, options) : null;
   if (!found) return;
+  fields.document_type ??= found.document_type ?? null;
   for (const field of FIELDS) {
     if (field === 'vendor') continue;
     if (fields[field] === null && found[field] !== null) {
@@ -229,6 +237,7 @@ export async function scanMessage(message: MailMessage, options: ScanOptions = {
     currency: fields.currency,
     invoice_date: fields.invoice_date,
     invoice_number: fields.invoice_number,
+    document_type: fields.document_type ?? null,
     attachments: attachments.map(({ filename, size, sha256 }) => ({ filename, size, sha256 })),
     // The sender's name as the vendor is what the mail says, not a reading: no confidence for it.
     confidence: fields.vendor ? fields.confidence : withoutVendor(fields.confidence),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INVOICE_CATEGORIES } from '../rules/category';
+import { DOCUMENT_TYPES } from '../rules/document-type';
 import { FREQUENCIES } from '../rules/frequency';
 import { InvoiceForwardedToSchema } from './forwarding.schema';
 
@@ -37,6 +38,17 @@ export const InvoiceSchema = z.object({
   currency: z.string().nullable(),
   invoice_date: z.string().nullable(),
   invoice_number: z.string().nullable(),
+  /**
+   * What the document is, read from its content; null while it has not been read by rules that know the type. Only
+   * invoice, credit_note and receipt (and null) count in the stats, drive filing and reconciliation.
+   */
+  document_type: z
+    .enum(DOCUMENT_TYPES)
+    .nullable()
+    .optional()
+    .describe(
+      'invoice, credit_note, receipt, order_confirmation, delivery_note, payment_reminder, statement, contract or other',
+    ),
   status: z.enum(['pending', 'uploaded', 'failed']),
   drive_file_id: z.string().nullable(),
   category: z.string(),
@@ -82,6 +94,8 @@ export const InvoiceListQuerySchema = z.object({
   category: z.enum(INVOICE_CATEGORIES).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(20),
+  /** Documents by type: invoices, credit notes and receipts (`financial`), or every other kind (`other`); absent: all. */
+  document_type: z.enum(['financial', 'other']).optional(),
   has_attachments: z
     .enum(['true', 'false'])
     .default('true')

@@ -2,6 +2,7 @@ import type { Line, PartyHints, RuleFields } from '../extraction.types';
 import { findTotal } from './amount.rules';
 import { findInvoiceDate } from './date.rules';
 import { prepareDoc } from './document';
+import { findDocumentType } from './document-type.rules';
 import { currencyDecimals, findCurrencies } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
 import { findVendor } from './vendor.rules';
@@ -12,7 +13,16 @@ const LANG_CURRENCY: Record<string, string> = { de: 'EUR', fr: 'EUR', it: 'EUR',
 
 /** Runs every field rule over the lines of one document (text layer or OCR words). Pure; never throws on content. */
 export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): RuleFields {
-  if (!lines.length) return { vendor: null, amount: null, currency: null, invoice_date: null, invoice_number: null };
+  if (!lines.length) {
+    return {
+      vendor: null,
+      amount: null,
+      currency: null,
+      invoice_date: null,
+      invoice_number: null,
+      document_type: null,
+    };
+  }
   const doc = prepareDoc(lines);
   const invoiceNumber = findInvoiceNumber(doc);
   const total = findTotal(doc, { invoiceNumber: invoiceNumber?.value });
@@ -61,5 +71,6 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     currency,
     invoice_date: findInvoiceDate(doc),
     invoice_number: invoiceNumber,
+    document_type: findDocumentType(doc, { total: total !== null }),
   };
 }

@@ -137,6 +137,22 @@ describe('Invoice Analysis (spec §2)', () => {
     expect(screen.queryByText('0 invoices found')).toBeNull();
   });
 
+  it("filters the documents by type (All, 'Invoices & receipts', 'Other documents'), all listed by default", async () => {
+    const user = userEvent.setup();
+    const server = serve({ invoices: [{ ...invoice(1, 'Kontor'), document_type: 'order_confirmation' }] });
+    renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');
+    expect(await screen.findByText('Order confirmation')).toBeInTheDocument();
+    expect(invoiceQueries(server)[0]?.has('document_type')).toBe(false);
+    const documents = screen.getByLabelText('Documents') as HTMLSelectElement;
+    expect([...documents.options].map((o) => o.textContent)).toEqual(['All', 'Invoices & receipts', 'Other documents']);
+    await user.selectOptions(documents, 'other');
+    await waitFor(() => expect(invoiceQueries(server).at(-1)?.get('document_type')).toBe('other'));
+    await user.selectOptions(documents, 'financial');
+    await waitFor(() => expect(invoiceQueries(server).at(-1)?.get('document_type')).toBe('financial'));
+    await user.click(screen.getByRole('button', { name: 'Clear Filters' }));
+    await waitFor(() => expect(invoiceQueries(server).at(-1)?.has('document_type')).toBe(false));
+  });
+
   it('says how many likely invoices out of how many emails are shown', async () => {
     serve({ totalEmails: 150 });
     renderAt(<InvoiceAnalysisRoute />, '/invoice-analysis');

@@ -40,7 +40,14 @@ export function InvoiceAnalysisRoute() {
   const [searchText, setSearchText] = useState('');
   const [exporting, setExporting] = useState<'csv' | 'json' | 'zip' | null>(null);
   const invoices = useInvoices(filters);
-  const ids = { search: useId(), vendor: useId(), month: useId(), status: useId(), category: useId() };
+  const ids = {
+    search: useId(),
+    vendor: useId(),
+    month: useId(),
+    status: useId(),
+    category: useId(),
+    documents: useId(),
+  };
   const months = useMemo(() => lastTwelveMonths(new Date()), []);
   const vendors = useMemo(
     () =>
@@ -50,8 +57,9 @@ export function InvoiceAnalysisRoute() {
     [invoices.data],
   );
   const filtering =
-    Boolean(filters.vendor || filters.month || filters.search || filters.status || filters.category) ||
-    !filters.hasAttachments;
+    Boolean(
+      filters.vendor || filters.month || filters.search || filters.status || filters.category || filters.documentType,
+    ) || !filters.hasAttachments;
   const set = (patch: Partial<InvoiceFilters>) => setFilters((f) => ({ ...f, ...patch, page: 1 }));
 
   const start = async (run: () => Promise<{ job_id: string }>, failure: string) => {
@@ -155,7 +163,7 @@ export function InvoiceAnalysisRoute() {
               (newsletters, confirmations, etc.) have been filtered out.
             </p>
           ) : null}
-          <div className="grid gap-3 md:grid-cols-3 lg:grid-cols-6">
+          <div className="grid gap-3 md:grid-cols-3 lg:grid-cols-7">
             <div className="md:col-span-3 lg:col-span-2">
               <label htmlFor={ids.search} className="text-sm font-medium text-slate-700">
                 Search
@@ -207,6 +215,17 @@ export function InvoiceAnalysisRoute() {
                   {c}
                 </option>
               ))}
+            </Filter>
+            {/* What the documents are, read from their content: the §5 rules list them all; only invoices, credit
+                notes and receipts are summed, filed and reconciled. */}
+            <Filter
+              id={ids.documents}
+              label="Documents"
+              value={filters.documentType}
+              onChange={(documentType) => set({ documentType: documentType as InvoiceFilters['documentType'] })}
+            >
+              <option value="financial">Invoices &amp; receipts</option>
+              <option value="other">Other documents</option>
             </Filter>
           </div>
           <div className="flex flex-wrap items-center gap-4">

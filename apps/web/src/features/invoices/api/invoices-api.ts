@@ -13,6 +13,8 @@ export interface InvoiceFilters {
   search?: string;
   status?: 'ready_to_process' | 'missing' | 'needs_action';
   category?: string;
+  /** Invoices, credit notes and receipts, or the other documents (order confirmations, delivery notes...). */
+  documentType?: 'financial' | 'other';
   hasAttachments: boolean;
   page: number;
   limit: number;
@@ -25,6 +27,7 @@ const filterQuery = (filters: InvoiceFilters) => ({
   search: filters.search,
   status: filters.status,
   category: filters.category,
+  document_type: filters.documentType,
   has_attachments: filters.hasAttachments ? 'true' : 'false',
 });
 

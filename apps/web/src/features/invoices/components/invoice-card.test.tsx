@@ -118,6 +118,21 @@ describe('InvoiceCard', () => {
     expect(screen.queryByText(/low confidence/)).not.toBeInTheDocument();
   });
 
+  it("shows what the document is when it is not a plain invoice: 'Credit note', 'Order confirmation'…", () => {
+    const { unmount } = render(<InvoiceCard invoice={{ ...INVOICE, document_type: 'order_confirmation' }} />);
+    expect(screen.getByTestId('document-type')).toHaveTextContent('Order confirmation');
+    unmount();
+    const second = render(<InvoiceCard invoice={{ ...INVOICE, document_type: 'credit_note' }} />);
+    expect(screen.getByTestId('document-type')).toHaveTextContent('Credit note');
+    second.unmount();
+    // A plain invoice, or one whose type is not read yet, has no such badge.
+    for (const document_type of ['invoice', null, undefined] as const) {
+      const card = render(<InvoiceCard invoice={{ ...INVOICE, document_type }} />);
+      expect(screen.queryByTestId('document-type')).toBeNull();
+      card.unmount();
+    }
+  });
+
   it('says under a file why it could not be read', () => {
     const attachment = {
       ...INVOICE.attachments[0]!,

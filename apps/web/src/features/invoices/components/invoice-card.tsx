@@ -1,10 +1,12 @@
 import {
+  DOCUMENT_TYPE_LABELS,
   displayStatus,
   formatCurrency,
   formatFileSize,
   formatInvoiceAmount,
   formatShortUsDate,
   type Invoice,
+  isFinancialDocument,
   isPreviewableDataUrl,
   type LowConfidenceField,
   SAMPLE_BADGE_LABEL,
@@ -126,6 +128,9 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
   const unsure = invoice.low_confidence_fields ?? [];
   const status = displayStatus(invoice);
   const badge = status.badge === 'destructive' ? 'destructive' : status.badge === 'default' ? 'success' : 'warning';
+  // What the document is, when it is not a plain invoice (or not read yet): a credit note, a receipt, an order
+  // confirmation... listed like the invoices, but not counted in the sums, the drive or the reconciliation.
+  const type = invoice.document_type && invoice.document_type !== 'invoice' ? invoice.document_type : null;
   return (
     <Card>
       <CardContent className="space-y-3 pt-6">
@@ -157,6 +162,11 @@ export function InvoiceCard({ invoice }: { invoice: Invoice }) {
           </div>
         </div>
         <div className="flex flex-wrap gap-2">
+          {type ? (
+            <Badge variant={isFinancialDocument(type) ? 'secondary' : 'warning'} data-testid="document-type">
+              {DOCUMENT_TYPE_LABELS[type]}
+            </Badge>
+          ) : null}
           <Badge variant={badge}>{status.label}</Badge>
           <Badge variant="outline">{invoice.category}</Badge>
           <Badge variant="secondary">{invoice.frequency}</Badge>

@@ -1,0 +1,342 @@
+import { describe, expect, it } from 'vitest';
+import type { Line } from '../extraction.types';
+import { linesFromPlainText } from '../layout/lines';
+import { prepareDoc } from './document';
+import { documentTypeFromCode, findDocumentType } from './document-type.rules';
+import { extractFieldsFromLines } from './fields.rules';
+
+/** The type the rules read from a plain-text layout (cells are separated by two or more spaces). */
+function typeOf(text: string): string | null {
+  return extractFieldsFromLines(linesFromPlainText(text)).document_type?.value ?? null;
+}
+
+describe('document type from the title', () => {
+  it('an English invoice with its title at the top', () => {
+    expect(
+      typeOf(`
+Brightline Software LLC                                   INVOICE
+12 High Street, Boston, MA 02108
+Bill To:                                     Invoice No.:      INV-20931
+Harbour Logistics Inc.                       Invoice Date:     04/03/2024
+Description            Qty     Unit price      Amount
+Consulting              10         120.00    1,200.00
+Subtotal                                     $1,200.00
+Sales Tax 8%                                    $96.00
+Total                                        $1,296.00
+`),
+    ).toBe('invoice');
+  });
+
+  it('an invoice without any title: its payable total makes it one', () => {
+    expect(
+      typeOf(`
+Studio Nord GmbH
+Hauptstraße 1, 20095 Hamburg
+Leistung                    Betrag
+Fotografie                 800,00 €
+zzgl. 19 % MwSt.           152,00 €
+Gesamtbetrag               952,00 €
+`),
+    ).toBe('invoice');
+  });
+
+  it('German credit note: "Gutschrift" referring to the invoice it corrects', () => {
+    expect(
+      typeOf(`
+Müller Haustechnik GmbH - Hauptstraße 12 - 10115 Berlin
+Schmidt & Weber AG
+Gutschrift Nr. GS-2024-7
+Gutschrift zu Rechnung Nr. RE-2024/117 vom 05.03.2024
+Nettobetrag                         -100,00 EUR
+zzgl. 19% MwSt.                      -19,00 EUR
+Gesamtbetrag                        -119,00 EUR
+`),
+    ).toBe('credit_note');
+  });
+
+  it('French "avoir" and Italian "nota di credito"', () => {
+    expect(
+      typeOf(`
+Atelier Lumière SARL
+AVOIR
+Avoir sur facture n° F-2023-88 du 12/09/2023
+Total HT              -50,00 €
+TVA 20 %              -10,00 €
+Total TTC             -60,00 €
+`),
+    ).toBe('credit_note');
+    expect(
+      typeOf(`
+Ferramenta Rossi S.r.l.
+NOTA DI CREDITO N. 14/2024
+Rif. fattura n. 233 del 02/02/2024
+Imponibile              -200,00
+IVA 22%                  -44,00
+Totale documento        -244,00 EUR
+`),
+    ).toBe('credit_note');
+  });
+
+  it('trap: an order confirmation that says the invoice will follow, with totals', () => {
+    expect(
+      typeOf(`
+Kontor Versand GmbH
+AUFTRAGSBESTÄTIGUNG Nr. AB-55012
+Vielen Dank für Ihre Bestellung. Die Rechnung erhalten Sie mit der Lieferung.
+Rechnungsadresse:                 Lieferadresse:
+Artikel              Menge     Preis
+Schreibtisch             1    499,00
+Summe netto                   499,00
+MwSt. 19 %                     94,81
+Gesamtbetrag                  593,81 EUR
+`),
+    ).toBe('order_confirmation');
+    expect(
+      typeOf(`
+ACME Components Ltd
+Order Confirmation
+Thank you for your order. An invoice will follow once the goods have shipped.
+Invoice address:             Delivery address:
+Item                Qty      Price
+Widget               10      12.00
+Total                       120.00 GBP
+`),
+    ).toBe('order_confirmation');
+  });
+
+  it('trap: a payment reminder that repeats the invoice, its number and its total', () => {
+    expect(
+      typeOf(`
+Brightline Software LLC
+Payment Reminder
+Our invoice INV-20931 of 04/03/2024 is now overdue.
+Invoice No.:       INV-20931
+Invoice total:     $1,296.00
+Amount due:        $1,296.00
+`),
+    ).toBe('payment_reminder');
+    expect(
+      typeOf(`
+Installations Dupont SAS
+RELANCE
+Sauf erreur de notre part, la facture n° 2024-031 reste impayée.
+Facture n°            2024-031
+Montant TTC           1 200,00 €
+Net à payer           1 200,00 €
+`),
+    ).toBe('payment_reminder');
+  });
+
+  it('a delivery note: quantities delivered, no prices', () => {
+    expect(
+      typeOf(`
+Holzbau Maier KG
+Lieferschein 88123
+Lieferdatum: 03.04.2024
+Artikel                  Bestellt    Gelieferte Menge
+Balken 12x12             20          20
+Empfangen:  ______________
+`),
+    ).toBe('delivery_note');
+    expect(
+      typeOf(`
+Transportes García S.L.
+ALBARÁN DE ENTREGA
+Artículo              Cantidad entregada
+Palé de ladrillos     4
+`),
+    ).toBe('delivery_note');
+  });
+
+  it('a combined invoice and delivery note with prices is an invoice', () => {
+    expect(
+      typeOf(`
+Holzbau Maier KG
+Rechnung
+Lieferschein-Nr.: 88123
+Artikel                  Menge      Preis
+Balken 12x12             20       400,00
+zzgl. 19% MwSt.                    76,00
+Gesamtbetrag                      476,00 EUR
+`),
+    ).toBe('invoice');
+  });
+
+  it('a contract: its title and signatures, though it names fees', () => {
+    expect(
+      typeOf(`
+MUTUAL NON-DISCLOSURE AGREEMENT
+This Agreement is entered into by the parties below. Invoices are payable within 30 days.
+1. Confidential information ...
+Signature: ____________        Signature: ____________
+`),
+    ).toBe('contract');
+    expect(
+      typeOf(`
+OVEREENKOMST
+Tussen partijen wordt het volgende overeengekomen.
+Handtekening: ____________
+`),
+    ).toBe('contract');
+  });
+
+  it('a receipt: by its title, or a till slip by its change and cash lines', () => {
+    expect(
+      typeOf(`
+Stripe, Inc.
+Receipt
+Receipt number  1234-5678
+Amount paid     $20.00
+`),
+    ).toBe('receipt');
+    expect(
+      typeOf(`
+BÄCKEREI KORN
+Brötchen              2,40
+Kaffee                2,80
+SUMME EUR             5,20
+Gegeben BAR          10,00
+Rückgeld              4,80
+`),
+    ).toBe('receipt');
+    expect(
+      typeOf(`
+Trattoria da Gino
+SCONTRINO
+Pizza margherita       8,00
+TOTALE EURO            8,00
+Contanti              10,00
+Resto                  2,00
+`),
+    ).toBe('receipt');
+  });
+
+  it('a statement of account with balances; a "statement" that is a bill stays an invoice', () => {
+    expect(
+      typeOf(`
+Office Supply Co.
+STATEMENT OF ACCOUNT
+Opening balance                          500.00
+Invoice 1001   01/03/2024                200.00
+Payment        10/03/2024               -500.00
+Closing balance                          200.00
+`),
+    ).toBe('statement');
+    expect(
+      typeOf(`
+City Power & Light
+Statement
+Account number 5561-22
+Electricity March          84.20
+Amount due                 84.20 USD
+`),
+    ).toBe('invoice');
+  });
+
+  it('a quote is no invoice however complete its totals; a document with nothing to go on is other', () => {
+    expect(
+      typeOf(`
+Maler Schulz
+Angebot Nr. 2024-12
+Anstrich Wohnzimmer       1.000,00
+MwSt. 19%                   190,00
+Gesamtbetrag              1.190,00 EUR
+`),
+    ).toBe('other');
+    expect(typeOf('Dear Sir or Madam,\nplease find our new opening hours below.\nMonday to Friday 9 to 5')).toBe(
+      'other',
+    );
+  });
+
+  it('Spanish, Romanian and Dutch titles', () => {
+    expect(
+      typeOf(`
+Suministros López S.A.
+FACTURA RECTIFICATIVA R-2024-3
+Base imponible      -100,00
+IVA 21%              -21,00
+Total               -121,00 €
+`),
+    ).toBe('credit_note');
+    expect(
+      typeOf(`
+SC Alfa Construct SRL
+CONFIRMARE COMANDA nr. 77
+Total de plata       1.190,00 lei
+`),
+    ).toBe('order_confirmation');
+    expect(
+      typeOf(`
+Bakkerij de Vries B.V.
+BETALINGSHERINNERING
+Factuur 2024-118 staat nog open.
+Factuurnummer      2024-118
+Te betalen         € 45,00
+`),
+    ).toBe('payment_reminder');
+  });
+
+  it("an energy bill that has a section about 'your contract' stays an invoice", () => {
+    expect(
+      typeOf(`
+EDF
+Facture du 11/12/2022
+Montant total TTC        62,86 €
+Votre contrat
+Titulaire du contrat : Mme Guérin
+Électricité « Tarif Bleu »
+`),
+    ).toBe('invoice');
+  });
+
+  it("a till receipt without a title, by its card terminal's words and the time of sale", () => {
+    expect(
+      typeOf(`
+real GmbH
+Husener Str. 121, 33100 Paderborn
+SEBAMED TROCKENE H        8,99
+SUMME EUR                19,46
+MasterCard EUR           19,46
+15.04.20 16:15
+Kundenbeleg
+Terminal-ID  65280391
+Trace-Nr.  13104
+Bitte Beleg aufbewahren
+`),
+    ).toBe('receipt');
+  });
+
+  it('a larger font makes a title of a word lower down', () => {
+    const lines: Line[] = linesFromPlainText(`
+Kontor Versand GmbH
+Hafenstraße 3
+20457 Hamburg
+Kunde: Schmidt & Weber AG
+Lindenweg 8
+80331 München
+Telefon 040 123456
+E-Mail info@kontor.example
+Web www.kontor.example
+Datum 03.04.2024
+Ihre Zeichen: AB
+Unsere Zeichen: KV
+Lieferschein
+Artikel            Menge
+Schrank            1
+`);
+    const title = lines.find((l) => l.text === 'Lieferschein')!;
+    title.size = 18;
+    expect(findDocumentType(prepareDoc(lines))?.value).toBe('delivery_note');
+  });
+});
+
+describe('document type from an e-invoice type code (UNTDID 1001)', () => {
+  it('maps invoices and credit notes', () => {
+    expect(documentTypeFromCode('380')).toBe('invoice');
+    expect(documentTypeFromCode('384')).toBe('invoice');
+    expect(documentTypeFromCode('381')).toBe('credit_note');
+    expect(documentTypeFromCode('261')).toBe('credit_note');
+    expect(documentTypeFromCode(null, 'UBL-CreditNote')).toBe('credit_note');
+    expect(documentTypeFromCode(null, 'CII')).toBeNull();
+  });
+});
