@@ -6,8 +6,9 @@
  *   (b) ../shared/datasets/bank (camt.053, MT940, CSV) against their source projects' expected output, and its OFX
  *       files (ofxparse's fixtures) against hand-checked truth (test/bank/ofx-truth.json);
  *   (c) generated OFX 1.02 SGML and 2.x XML files of the dev statements (ofx.generator.ts).
- * Part of `npm run eval`; alone: `npx tsx apps/server/eval/statement.eval.ts [--verbose] [--no-ocr]`
- * (--verbose lists the dev families' errors only, never the held-out one's).
+ * Part of `npm run eval`; alone: `npx tsx apps/server/eval/statement.eval.ts [--verbose] [--no-ocr]
+ * [--only <family-name substrings, comma-separated>] [--timeout <s>]` (--verbose lists the dev families' errors only,
+ * never the held-out ones'; --only skips the structured sets, e.g. `--only 'scans, dev'` for the dev scans alone).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -116,23 +117,50 @@ function scoreGenerated(s: StatementScore, g: GeneratedStatement, r: StatementRe
   scoreBalance(s, r);
 }
 
-export async function runGenerated(name: string, items: GeneratedStatement[], scan: boolean): Promise<StatementScore> {
+/** How the rough dev scans differ from the standard ones: more skew and noise, JPEG, other typefaces. */
+export type ScanVariant = 'standard' | 'rough';
+
+const ROUGH_FONTS = ['DejaVu Serif', 'DejaVu Sans Mono', 'DejaVu Sans', 'DejaVu Serif'];
+
+/** The i-th statement of a scan family as a one-page scanned PDF. */
+export async function scanOf(g: GeneratedStatement, i: number, variant: ScanVariant = 'standard'): Promise<Uint8Array> {
+  if (variant === 'rough') {
+    const jpeg = i % 3 === 2;
+    const image = await renderScan(g, {
+      dpi: 200 + (i % 3) * 50,
+      skewDeg: ((i % 7) - 3) * 0.3,
+      quarterTurns: 0,
+      noise: 0.005,
+      blur: i % 2 === 0,
+      format: jpeg ? 'jpeg' : 'png',
+      seed: 500 + i,
+      font: ROUGH_FONTS[i % ROUGH_FONTS.length]!,
+    });
+    return imageToPdf(image, jpeg ? 'jpeg' : 'png');
+  }
+  return imageToPdf(
+    await renderScan(g, {
+      dpi: 200 + (i % 3) * 50,
+      skewDeg: ((i % 5) - 2) * 0.2,
+      quarterTurns: 0,
+      noise: 0.002,
+      blur: i % 2 === 1,
+      format: 'png',
+      seed: i + 1,
+    }),
+    'png',
+  );
+}
+
+export async function runGenerated(
+  name: string,
+  items: GeneratedStatement[],
+  scan: boolean,
+  variant: ScanVariant = 'standard',
+): Promise<StatementScore> {
   const s = newScore(name);
   for (const [i, g] of items.entries()) {
-    const bytes = scan
-      ? await imageToPdf(
-          await renderScan(g, {
-            dpi: 200 + (i % 3) * 50,
-            skewDeg: ((i % 5) - 2) * 0.2,
-            quarterTurns: 0,
-            noise: 0.002,
-            blur: i % 2 === 1,
-            format: 'png',
-            seed: i + 1,
-          }),
-          'png',
-        )
-      : await renderPdf(g);
+    const bytes = scan ? await scanOf(g, i, variant) : await renderPdf(g);
     const t0 = performance.now();
     const r = await readStatement(bytes, `${g.id}.pdf`);
     scoreGenerated(s, g, r, performance.now() - t0);
@@ -141,7 +169,14 @@ export async function runGenerated(name: string, items: GeneratedStatement[], sc
 }
 
 /** The generated families: seeds differ per set, so no file is in two sets. */
-export function statementFamilies(): Record<string, { items: GeneratedStatement[]; scan: boolean; heldOut: boolean }> {
+export interface StatementFamily {
+  items: GeneratedStatement[];
+  scan: boolean;
+  heldOut: boolean;
+  scanVariant?: ScanVariant;
+}
+
+export function statementFamilies(): Record<string, StatementFamily> {
   const dev: GeneratedStatement[] = [];
   for (const [li, layout] of DEV_LAYOUTS.entries()) {
     for (const [gi, lang] of LANGS.entries()) {
@@ -149,13 +184,23 @@ export function statementFamilies(): Record<string, { items: GeneratedStatement[
     }
   }
   const byLayout = (layout: StatementLayout) => dev.filter((g) => g.layout === layout);
-  const out: Record<string, { items: GeneratedStatement[]; scan: boolean; heldOut: boolean }> = {};
+  const out: Record<string, StatementFamily> = {};
   for (const layout of DEV_LAYOUTS)
     out[`PDF ${layout} (dev)`] = { items: byLayout(layout), scan: false, heldOut: false };
   out['PDF scans, dev layouts (OCR)'] = {
     items: LANGS.map((lang, i) => generateStatement(5000 + i, lang, DEV_LAYOUTS[i % DEV_LAYOUTS.length]!, 10)),
     scan: true,
     heldOut: false,
+  };
+  // Dev only: the standard scans leave the OCR rules little to learn from; these add more skew and noise, JPEG and
+  // other typefaces (serif, monospace), two per language over the dev layouts.
+  out['PDF scans, dev layouts, rough (OCR)'] = {
+    items: LANGS.flatMap((lang, i) =>
+      [0, 1].map((k) => generateStatement(5200 + i * 10 + k, lang, DEV_LAYOUTS[(2 * i + k) % DEV_LAYOUTS.length]!, 10)),
+    ),
+    scan: true,
+    heldOut: false,
+    scanVariant: 'rough',
   };
   out['PDF holdout layout (held out)'] = {
     items: LANGS.flatMap((lang, i) => [0, 1, 2].map((k) => generateStatement(7000 + i * 10 + k, lang, 'holdout'))),
@@ -259,18 +304,33 @@ export async function runGeneratedOfx(): Promise<StatementScore[]> {
   return out;
 }
 
-export async function runStatementEval(options: { verbose?: boolean; ocr?: boolean } = {}): Promise<StatementScore[]> {
+export interface StatementEvalOptions {
+  verbose?: boolean;
+  ocr?: boolean;
+  /** Family or set names containing one of these substrings only (e.g. ['scans, dev']). */
+  only?: string[];
+  /** Time limit per statement in the sandbox (a loaded machine needs more for OCR). */
+  timeoutMs?: number;
+}
+
+export async function runStatementEval(options: StatementEvalOptions = {}): Promise<StatementScore[]> {
   const scores: StatementScore[] = [];
   const families = statementFamilies();
+  const wanted = (name: string) => !options.only || options.only.some((o) => name.includes(o));
+  if (options.timeoutMs) {
+    const { configureDocumentSandbox } = await import('../src/sandbox/document-sandbox');
+    await configureDocumentSandbox({ timeoutMs: options.timeoutMs });
+  }
   for (const [name, f] of Object.entries(families)) {
-    if (f.heldOut) continue;
+    if (f.heldOut || !wanted(name)) continue;
     if (f.scan && options.ocr === false) continue;
-    const s = await runGenerated(name, f.items, f.scan);
+    const s = await runGenerated(name, f.items, f.scan, f.scanVariant);
     console.log(formatStatementScore(s));
     if (options.verbose) for (const x of s.failures) console.log(`    ${x}`);
     scores.push(s);
   }
-  for (const s of [...(await runDatasets()), ...(await runGeneratedOfx())]) {
+  const structured = options.only ? [] : [...(await runDatasets()), ...(await runGeneratedOfx())];
+  for (const s of structured) {
     console.log(formatStatementScore(s));
     if (options.verbose) for (const x of s.failures) console.log(`    ${x}`);
     scores.push(s);
@@ -279,8 +339,8 @@ export async function runStatementEval(options: { verbose?: boolean; ocr?: boole
   console.log('held out (never tuned on):');
   const held: StatementScore[] = [];
   for (const [name, f] of Object.entries(families)) {
-    if (!f.heldOut || (f.scan && options.ocr === false)) continue;
-    const s = await runGenerated(name, f.items, f.scan);
+    if (!f.heldOut || !wanted(name) || (f.scan && options.ocr === false)) continue;
+    const s = await runGenerated(name, f.items, f.scan, f.scanVariant);
     console.log(formatStatementScore(s));
     held.push(s);
   }
@@ -303,7 +363,13 @@ export async function runStatementEval(options: { verbose?: boolean; ocr?: boole
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  await runStatementEval({ verbose: args.includes('--verbose'), ocr: !args.includes('--no-ocr') });
+  const flag = (f: string) => (args.includes(f) ? args[args.indexOf(f) + 1] : undefined);
+  await runStatementEval({
+    verbose: args.includes('--verbose'),
+    ocr: !args.includes('--no-ocr'),
+    ...(flag('--only') ? { only: flag('--only')!.split(',') } : {}),
+    ...(flag('--timeout') ? { timeoutMs: Number(flag('--timeout')) * 1000 } : {}),
+  });
   const { closeDocumentSandbox } = await import('../src/sandbox/document-sandbox');
   await closeDocumentSandbox();
 }

@@ -36,6 +36,11 @@ describe('OCR repairs of amount cells', () => {
     ['1.468.26', '.', '1468.26'],
     ['05.03.', ',', '05.03.'],
     ['1.234,56', ',', '1.234,56'],
+    // Monospaced print: a space read after the decimal separator.
+    ['668. 85', '.', '668.85'],
+    ['5,589, 71', '.', '5589.71'],
+    ['Ref. 12', '.', 'Ref. 12'],
+    ['12 345', '.', '12 345'],
   ] as const)('%s → %s', (text, hint, want) => {
     expect(ocrAmountRepair(text, 2, hint)).toBe(want);
   });
@@ -343,5 +348,158 @@ describe('statement table from OCR lines: balance repairs', () => {
       ['2023-06-12', 2000, 'credit', 11000],
       ['2023-06-14', 500, 'debit', 10500],
     ]);
+  });
+});
+
+describe('statement table from OCR lines: garbled balances and dates', () => {
+  const table = (rows: Array<Array<[string, number, number]>>) =>
+    statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 4,442.05', 1240, 1910]],
+        [
+          ['Date', 140, 217],
+          ['Description', 381, 569],
+          ['Value date', 1150, 1330],
+          ['Amount', 1487, 1616],
+          ['Balance', 1819, 1909],
+        ],
+        ...rows,
+      ]),
+    );
+
+  it('follows balances whose leading digits or sign OCR lost, and reads a short date with a colon as no amount', () => {
+    const st = table([
+      // 4,442.05 − 209.44 = 4,232.61, read without its thousands.
+      [
+        ['02/06/2023', 139, 314],
+        ['Card payment', 381, 835],
+        ['02.06.', 1172, 1290],
+        ['209.44', 1508, 1616],
+        ['.232.61', 1787, 1908],
+      ],
+      // + 2,447.02 = 6,679.63, read without its thousands; the value date read as "06:06.".
+      [
+        ['05/06/2023', 139, 314],
+        ['Salary', 381, 835],
+        ['06:06.', 1173, 1290],
+        ['2,447.02', 1471, 1616],
+        ['.679.63', 1788, 1908],
+      ],
+      // − 125.81 = 6,553.82 with a stray dash read as a minus.
+      [
+        ['05/06/2023', 139, 314],
+        ['Cash withdrawal', 381, 835],
+        ['05.06.', 1173, 1290],
+        ['125.81', 1510, 1616],
+        ['6,553.82-', 1770, 1908],
+      ],
+      [
+        ['09/06/2023', 139, 314],
+        ['Standing order', 381, 835],
+        ['10.06.', 1174, 1290],
+        ['3,200.83', 1471, 1616],
+        ['3,352.99', 1770, 1908],
+      ],
+    ]);
+    expect(typed(st)).toEqual([
+      ['2023-06-02', 20944, 'debit', 423261],
+      ['2023-06-05', 244702, 'credit', 667963],
+      ['2023-06-05', 12581, 'debit', 655382],
+      ['2023-06-09', 320083, 'debit', 335299],
+    ]);
+  });
+
+  it('leaves a balance with lost digits that fits neither direction as read', () => {
+    const st = table([
+      [
+        ['02/06/2023', 139, 314],
+        ['Card payment', 381, 835],
+        ['209.44', 1508, 1616],
+        ['4,232.61', 1770, 1908],
+      ],
+      // Neither 4,232.61 ± 100.00 ends in 555.55: no repair, no direction from the balances.
+      [
+        ['05/06/2023', 139, 314],
+        ['Salary', 381, 835],
+        ['100.00', 1508, 1616],
+        ['.555.55', 1788, 1908],
+      ],
+      [
+        ['06/06/2023', 139, 314],
+        ['Refund', 381, 835],
+        ['10.00', 1508, 1616],
+        ['4,142.61', 1770, 1908],
+      ],
+    ]);
+    // One of three steps fits: too few for the balances to decide anything; the rows stay as read.
+    expect(typed(st)).toEqual([
+      ['2023-06-02', 20944, 'credit', 423261],
+      ['2023-06-05', 10000, 'credit', 55555],
+      ['2023-06-06', 1000, 'credit', 414261],
+    ]);
+  });
+
+  it('restores several unreadable amounts in a row when the row after them or the closing balance confirms them', () => {
+    const st = table([
+      [
+        ['02/06/2023', 139, 314],
+        ['Card payment', 381, 835],
+        ['209.44', 1508, 1616],
+        ['4,232.61', 1770, 1908],
+      ],
+      [
+        ['05/06/2023', 139, 314],
+        ['Cash', 381, 835],
+        ['567', 1540, 1616],
+        ['3,983.94', 1770, 1908],
+      ],
+      [
+        ['06/06/2023', 139, 314],
+        ['Rent', 381, 835],
+        ['.44', 1560, 1616],
+        ['3,633.50', 1770, 1908],
+      ],
+      [
+        ['07/06/2023', 139, 314],
+        ['Refund', 381, 835],
+        ['10.00', 1508, 1616],
+        ['3,643.50', 1770, 1908],
+      ],
+    ]);
+    expect(typed(st).map((t) => [t[1], t[2]])).toEqual([
+      [20944, 'debit'],
+      [24867, 'debit'],
+      [35044, 'debit'],
+      [1000, 'credit'],
+    ]);
+    // The same rows with a misread balance after them: nothing confirms the two, so they are dropped.
+    const broken = table([
+      [
+        ['02/06/2023', 139, 314],
+        ['Card payment', 381, 835],
+        ['209.44', 1508, 1616],
+        ['4,232.61', 1770, 1908],
+      ],
+      [
+        ['05/06/2023', 139, 314],
+        ['Cash', 381, 835],
+        ['567', 1540, 1616],
+        ['3,983.94', 1770, 1908],
+      ],
+      [
+        ['06/06/2023', 139, 314],
+        ['Rent', 381, 835],
+        ['.44', 1560, 1616],
+        ['3,633.50', 1770, 1908],
+      ],
+      [
+        ['07/06/2023', 139, 314],
+        ['Refund', 381, 835],
+        ['10.00', 1508, 1616],
+        ['3,613.50', 1770, 1908],
+      ],
+    ]);
+    expect(typed(broken).map((t) => t[1])).toEqual([20944, 1000]);
   });
 });

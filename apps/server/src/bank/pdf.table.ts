@@ -79,7 +79,15 @@ interface Row {
   balance: number | null;
   /** The direction came from a debit or credit column (not from a sign or the lack of one). */
   typeFromColumn?: boolean;
+  /**
+   * OCR lost the balance's leading digits (".232,61" for "4.232,61"): the printed balance is only known modulo this
+   * many minor units.
+   */
+  balanceModulo?: number;
 }
+
+/** A balance cell that starts with a thousands separator: its leading digits were lost. */
+const LOST_LEAD = /^[^\p{L}\d]*[.,]\d{3}[.,;:]\d+[^\p{L}\d]*$/u;
 
 /**
  * The roles named in one header cell with their character spans: close header words merge into one cell
@@ -157,6 +165,30 @@ function numericColumn(cols: Column[], c: Cell): Column | null {
   return best;
 }
 
+/** A short date ("26.01.") with specks around it. */
+const SHORT_DATE = /^[\s\-—–.,'‘’"|]*\d{1,2}[./-]\d{1,2}[./-]?[\s\-—–.]*$/;
+/** The same as OCR may read it: ':', ';' or ',' for its dots ("06:06.", "14.06:"), any specks around it. */
+const OCR_SHORT_DATE = /^[^\p{L}\d]*\d{1,2}[./:;,-]\d{1,2}[./:;,-]?[^\p{L}\d]*$/u;
+
+/**
+ * The cell's centre is nearer a date column's than any numeric column's: a short date read with ':' or ',' for its
+ * dot looks like an amount ("06:06." → 6.06), and only its place tells them apart.
+ */
+function nearestIsDate(cols: Column[], c: { x0: number; x1: number }): boolean {
+  const cc = (c.x0 + c.x1) / 2;
+  let best: Role | null = null;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const col of cols) {
+    if (col.role === 'text') continue;
+    const d = Math.abs(cc - (col.x0 + col.x1) / 2);
+    if (d < bestD) {
+      bestD = d;
+      best = col.role;
+    }
+  }
+  return best === 'date' || best === 'value';
+}
+
 /** The date column a cell sits under (booking or value date). */
 function dateColumn(cols: Column[], c: Cell): Role {
   let best: Role = 'date';
@@ -190,6 +222,8 @@ export function ocrAmountRepair(text: string, decimals: number, hint?: '.' | ','
     .replace(/(\d)[:](?=\d)/g, '$1.')
     .replace(/(\d)[;](?=\d)/g, '$1,')
     .replace(/(\d[.,]\d{1,3})[\s.,'‘’"“”|:;°*_~]+$/, '$1');
+  // Monospaced print: a space read after the decimal separator ("668. 85", "5,589, 71").
+  if (decimals > 0) s = s.replace(new RegExp(`^([-+]?\\d[\\d.,]*[.,]) (\\d{${decimals}})$`), '$1$2');
   if (decimals > 0) {
     const m = new RegExp(`^([-+]?)(\\d{1,3}(?:([.,])\\d{3})+)([.,])(\\d{${decimals}})(\\s*-)?$`).exec(s);
     if (m && m[3] === m[4] && !m[2]!.replace(/\d/g, '').replaceAll(m[3]!, ''))
@@ -524,7 +558,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
         (col) =>
           (col.role === 'value' || col.role === 'date') && c.x0 < col.x1 + line.size && c.x1 > col.x0 - line.size,
       );
-      if (underDate && /^[\s\-—–.,'‘’"|]*\d{1,2}[./-]\d{1,2}[./-]?[\s\-—–.]*$/.test(c.text)) {
+      if (underDate && (SHORT_DATE.test(c.text) || (OCR_SHORT_DATE.test(c.text) && nearestIsDate(cols!, c)))) {
         row.texts.push(c.text);
         continue;
       }
@@ -556,7 +590,10 @@ export function statementFromLines(input: Line[]): ParsedStatement {
         const col = numericColumn(cols, n.cell);
         if (!col) continue;
         if (col.role === 'balance') {
-          if (row.balance === null) row.balance = n.type === 'debit' ? -n.minor : n.minor;
+          if (row.balance === null) {
+            row.balance = n.type === 'debit' ? -n.minor : n.minor;
+            if (LOST_LEAD.test(n.cell.text)) row.balanceModulo = 1000 * 10 ** decimals;
+          }
           continue;
         }
         if (row.amount !== null) continue;
@@ -605,6 +642,28 @@ export function statementFromLines(input: Line[]): ParsedStatement {
 }
 
 /**
+ * Whether `value` is the row's printed balance: equal, or (OCR) equal but for a lost minus or a stray dash, or equal
+ * in the digits that were read when the leading ones were lost.
+ */
+function balanceMatch(value: number, r: Pick<Row, 'balance' | 'balanceModulo'>): boolean {
+  if (r.balance === null) return false;
+  if (value === r.balance || value === -r.balance) return true;
+  const m = r.balanceModulo;
+  return !!m && (((value - r.balance) % m) + m) % m === 0;
+}
+
+/** Whether a row's printed balance follows from the previous printed one by its amount, either way. */
+function stepFits(prev: number, prevModulo: number | undefined, r: Row): boolean {
+  const m = Math.min(prevModulo ?? Number.POSITIVE_INFINITY, r.balanceModulo ?? Number.POSITIVE_INFINITY);
+  return [r.balance!, -r.balance!].some((b) =>
+    [1, -1].some((sg) => {
+      const d = b - (prev + sg * r.amount!);
+      return Number.isFinite(m) ? ((d % m) + m) % m === 0 : d === 0;
+    }),
+  );
+}
+
+/**
  * Direction (and, for OCR, repairs) from the balances. With a running balance column the rows are followed in
  * time order (reading order, or reversed for newest-first statements) from the opening balance: a row whose printed
  * balance is the previous one plus or minus its amount takes that direction; where its balance is missing or misread,
@@ -645,19 +704,21 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
     if (count === 1 && found) for (const r of found) r.type = 'debit';
     return known;
   }
-  const delta = (newestFirst: boolean) =>
+  // Per row: null where its step cannot be checked, else whether the printed balances around it differ by its amount.
+  const steps = (newestFirst: boolean) =>
     rows.map((r, i) => {
-      const prev = newestFirst ? rows[i + 1]?.balance : i === 0 ? opening : rows[i - 1]!.balance;
-      return r.balance === null || prev === null || prev === undefined ? null : r.balance - prev;
+      const p = newestFirst ? rows[i + 1] : i === 0 ? undefined : rows[i - 1];
+      const prev = p ? { balance: p.balance, balanceModulo: p.balanceModulo } : { balance: newestFirst ? null : opening };
+      if (r.balance === null || r.amount === null || prev.balance === null) return null;
+      return stepFits(prev.balance, prev.balanceModulo, r);
     });
-  const fits = (ds: Array<number | null>) =>
-    ds.filter((d, i) => d !== null && rows[i]!.amount !== null && Math.abs(d) === rows[i]!.amount).length;
-  const forward = delta(false);
-  const backward = delta(true);
+  const fits = (ss: Array<boolean | null>) => ss.filter((x) => x === true).length;
+  const forward = steps(false);
+  const backward = steps(true);
   const newestFirst = fits(backward) > fits(forward);
-  const ds = newestFirst ? backward : forward;
-  const known = ds.filter((d, i) => d !== null && rows[i]!.amount !== null).length;
-  if (!known || fits(ds) < 0.6 * known) return rows.filter((r) => r.amount !== null);
+  const ss = newestFirst ? backward : forward;
+  const known = ss.filter((x) => x !== null).length;
+  if (!known || fits(ss) < 0.6 * known) return rows.filter((r) => r.amount !== null);
   const chrono = newestFirst ? [...rows].reverse() : rows;
   // The balance before the oldest row: the opening balance, or unknown until the first printed balance.
   let cur: number | null = opening;
@@ -665,35 +726,57 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
   const reaches = (from: number, r: Row, next: Row | undefined): number[] => {
     // The directions of r after which the next row's printed balance can follow (either direction of the next row).
     if (!next || next.balance === null || next.amount === null || r.amount === null) return [];
-    return [1, -1].filter((sr) => [1, -1].some((sn) => from + sr * r.amount! + sn * next.amount! === next.balance));
+    return [1, -1].filter((sr) =>
+      [1, -1].some((sn) => balanceMatch(from + sr * r.amount! + sn * next.amount!, next)),
+    );
   };
+  // A printed balance the chain may start again from: not one that lost its leading digits.
+  const exact = (r: Row) => (r.balanceModulo ? null : r.balance);
   chrono.forEach((r, i) => {
     const next = chrono[i + 1];
     if (cur === null) {
       if (r.amount === null) dropped.add(r);
-      cur = r.balance;
+      cur = exact(r);
       return;
     }
     if (r.amount === null) {
-      // Unreadable amount: the balances around it tell it, when the next row confirms this row's balance.
+      // Unreadable amount: the balances around it tell it, when the rows after it confirm this row's balance: the
+      // first later row with a readable amount steps from the balance before it by that amount (rows between with
+      // unreadable amounts too), or, at the end, the closing balance is the last printed one.
       const amount = r.balance! - cur;
-      const confirmed = next
-        ? next.balance !== null && next.amount !== null && Math.abs(next.balance - r.balance!) === next.amount
-        : closing === null || closing === r.balance;
+      let j = i + 1;
+      while (chrono[j] && chrono[j]!.amount === null && chrono[j]!.balance !== null && !chrono[j]!.balanceModulo)
+        j += 1;
+      const after = chrono[j];
+      const before = chrono[j - 1]!;
+      const confirmed =
+        !r.balanceModulo &&
+        (after
+          ? after.balance !== null &&
+            after.amount !== null &&
+            !after.balanceModulo &&
+            Math.abs(after.balance - before.balance!) === after.amount
+          : closing === null || closing === before.balance);
       if (amount !== 0 && confirmed) {
         r.amount = Math.abs(amount);
         r.type = amount < 0 ? 'debit' : 'credit';
         cur = r.balance;
       } else {
         dropped.add(r);
-        cur = r.balance;
+        cur = exact(r);
       }
       return;
     }
-    const direct = r.balance === null ? [] : [1, -1].filter((sg) => cur! + sg * r.amount! === r.balance);
+    // The printed balance as read first; else as OCR may have garbled it (a sign or leading digits lost), then
+    // repaired to the value it stands for.
+    let direct = r.balance === null ? [] : [1, -1].filter((sg) => cur! + sg * r.amount! === r.balance);
+    if (!direct.length && r.balance !== null)
+      direct = [1, -1].filter((sg) => balanceMatch(cur! + sg * r.amount!, r));
     if (direct.length === 1) {
       r.type = direct[0]! < 0 ? 'debit' : 'credit';
-      cur = r.balance;
+      cur = cur + signed(r);
+      r.balance = cur;
+      r.balanceModulo = undefined;
       return;
     }
     const ahead = reaches(cur, r, next);
@@ -702,10 +785,11 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
       r.type = ahead[0]! < 0 ? 'debit' : 'credit';
       cur = cur + signed(r);
       if (r.balance !== null) r.balance = cur;
+      r.balanceModulo = undefined;
       return;
     }
     // Nothing fits (a lost row, or two misreads in a row): start again from this row's printed balance.
-    cur = r.balance ?? cur + signed(r);
+    cur = r.balance === null ? cur + signed(r) : exact(r);
   });
   return rows.filter((r) => !dropped.has(r) && r.amount !== null);
 }
