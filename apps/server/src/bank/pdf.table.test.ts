@@ -503,3 +503,113 @@ describe('statement table from OCR lines: garbled balances and dates', () => {
     expect(typed(broken).map((t) => t[1])).toEqual([20944, 1000]);
   });
 });
+
+describe('statement table from OCR lines: cut rows and garbled dates', () => {
+  const tableHead: Array<Array<[string, number, number]>> = [
+    ...head,
+    [['Opening balance: 100.00', 1240, 1910]],
+    [
+      ['Date', 140, 217],
+      ['Description', 381, 569],
+      ['Amount', 1487, 1616],
+      ['Balance', 1819, 1909],
+    ],
+  ];
+  /** Moves line `k` to `dy` px below line `k - 1` (a skewed scan's cut rows sit closer than a line height). */
+  const nudge = (ls: Line[], k: number, dy: number) => {
+    ls[k] = { ...ls[k]!, y0: ls[k - 1]!.y0 + dy, y1: ls[k - 1]!.y1 + dy };
+  };
+
+  it('joins a dated piece and an undated one side by side (description end and amount), not a speck left of the date', () => {
+    const rows = lines([
+      ...tableHead,
+      // The undated piece first: the skew lifted the description's end and the amount above the date.
+      [
+        ['Cash withdrawal Librairie du', 579, 1000],
+        ['-20.00', 1494, 1616],
+      ],
+      [
+        ['05/06/2023', 133, 314],
+        ['Parc', 1078, 1160],
+        ['80.00', 1775, 1908],
+      ],
+      [
+        ['10/06/2023', 139, 314],
+        ['Direct debit', 381, 600],
+        ['Mutual', 735, 900],
+        ['-5.00', 1512, 1616],
+        ['75.00', 1775, 1908],
+      ],
+      // A speck left of the date and the rest of the description: continuation text, not a row.
+      [
+        ['-', 115, 130],
+        ['Insurance', 571, 700],
+      ],
+    ]);
+    nudge(rows, tableHead.length + 1, 14);
+    nudge(rows, tableHead.length + 3, 1);
+    const st = statementFromLines(rows);
+    expect(typed(st)).toEqual([
+      ['2023-06-05', 2000, 'debit', 8000],
+      ['2023-06-10', 500, 'debit', 7500],
+    ]);
+    expect(st.transactions[0]!.description).toContain('Librairie du');
+    // Half a line or more apart, they stay two lines: the dated one has no amount of its own, so no row.
+    const apart = lines([
+      ...tableHead,
+      ...rows
+        .slice(tableHead.length, tableHead.length + 2)
+        .map((l) => l.cells.map((c): [string, number, number] => [c.text, c.x0, c.x1])),
+    ]);
+    nudge(apart, tableHead.length + 1, 20);
+    expect(typed(statementFromLines(apart)).map((t) => t[0])).not.toContain('2023-06-05');
+  });
+
+  it('reads dates whose separators OCR read as colons', () => {
+    const st = statementFromLines(
+      lines([
+        ...tableHead,
+        [
+          ['27:06:2023', 139, 314],
+          ['Refund', 381, 835],
+          ['10.00', 1512, 1616],
+          ['110.00', 1775, 1908],
+        ],
+        [
+          ['28/06:2023', 139, 314],
+          ['Fee', 381, 835],
+          ['-1.00', 1512, 1616],
+          ['109.00', 1775, 1908],
+        ],
+      ]),
+    );
+    expect(typed(st).map((t) => t[0])).toEqual(['2023-06-27', '2023-06-28']);
+  });
+
+  it('without a header, takes no row whose date starts far right of the dates above it (a summary line)', () => {
+    const st = statementFromLines(
+      lines([
+        ...head,
+        [
+          ['05/06/2023', 139, 314],
+          ['Card payment', 381, 835],
+          ['-20.00', 1494, 1616],
+        ],
+        [
+          ['10/06/2023', 139, 314],
+          ['Refund', 381, 835],
+          ['5.00', 1512, 1616],
+        ],
+        [['Credit interest 01/06/2023', 139, 500]],
+        [
+          ['- 30/06/2023', 540, 700],
+          ['2.82', 1526, 1616],
+        ],
+      ]),
+    );
+    expect(typed(st).map((t) => [t[0], t[1]])).toEqual([
+      ['2023-06-05', 2000],
+      ['2023-06-10', 500],
+    ]);
+  });
+});

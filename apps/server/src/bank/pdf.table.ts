@@ -265,7 +265,9 @@ function leadingDate(
   // OCR: specks before the date ("- 03/07/2023", "‘30/12/2023") and ':' read for the date's own separator.
   text = text
     .replace(/^[\s.,'‘’"“”=~_|:;©°*-]{1,3}(?=\d)/, '')
-    .replace(/^(\s*\d{1,2})[:;,](\d{1,2})([-./])(\d{2,4})/, '$1$3$2$3$4');
+    .replace(/^(\s*\d{1,2})[:;,](\d{1,2})([-./])(\d{2,4})/, '$1$3$2$3$4')
+    .replace(/^(\s*\d{1,2})([-./])(\d{1,2})[:;,](\d{4})/, '$1$2$3$2$4')
+    .replace(/^(\s*\d{1,2})[:;](\d{1,2})[:;](\d{4})/, '$1.$2.$3');
   let d = findDates(text, order)[0];
   if (!(d && d.index <= 1)) {
     // Letters OCR reads for digits inside the date ("O6/12/2O23", "l5.03.2024"): only where that leaves a real date.
@@ -437,7 +439,8 @@ const LOOSE_AMOUNT = /^[^\p{L}\d]{0,3}\d[\d.,' ]*[.,:;]\d{2}[^\p{L}\d]{0,3}$/u;
 /**
  * A skewed scan can cut one table row into two lines: the date and text on one, the amounts a little lower or
  * higher on the next. A dated line without amounts next to an undated line of amounts only, less than a line
- * height apart, is one row again.
+ * height apart, is one row again; so are a dated and an undated piece whose cells sit side by side, less than half
+ * a line apart (the description's end and the amount a little higher than the date and the balance).
  */
 function joinSplitRows(lines: Line[]): Line[] {
   const out: Line[] = [];
@@ -447,11 +450,26 @@ function joinSplitRows(lines: Line[]): Line[] {
     l.cells.every((c) => LOOSE_AMOUNT.test(c.text) || c.text.trim().length <= 2);
   const datedNoAmount = (l: Line) =>
     LOOSE_DATE.test(l.cells[0]!.text) && !l.cells.slice(1).some((c) => LOOSE_AMOUNT.test(c.text));
+  const dated = (l: Line) => LOOSE_DATE.test(l.cells[0]!.text);
+  // Pieces of one row side by side: one dated, one not, hardly a line apart, no cell of one over a cell of the other.
+  // The undated piece lies right of the date (a speck left of it is no part of the row).
+  const sideBySide = (a: Line, b: Line) => {
+    if (dated(a) === dated(b) || Math.abs(b.y0 - a.y0) >= 0.5 * Math.max(a.size, b.size)) return false;
+    const [withDate, without] = dated(a) ? [a, b] : [b, a];
+    return (
+      without.cells.every((c) => c.x0 > withDate.cells[0]!.x1) &&
+      !a.cells.some((x) => b.cells.some((y) => x.x0 < y.x1 && y.x0 < x.x1))
+    );
+  };
   for (let i = 0; i < lines.length; i += 1) {
     const a = lines[i]!;
     const b = lines[i + 1];
     const close = b && b.page === a.page && Math.abs(b.y0 - a.y0) < 0.9 * Math.max(a.size, b.size);
-    if (b && close && ((datedNoAmount(a) && amountsOnly(b)) || (amountsOnly(a) && datedNoAmount(b)))) {
+    if (
+      b &&
+      close &&
+      ((datedNoAmount(a) && amountsOnly(b)) || (amountsOnly(a) && datedNoAmount(b)) || sideBySide(a, b))
+    ) {
       const cells = [...a.cells, ...b.cells].sort((x, y) => x.x0 - y.x0);
       out.push({
         ...a,
@@ -498,6 +516,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   let carriedBeforeFirst: number | null = null;
   let ended = false;
   let last: Row | null = null;
+  const rowDateX: Array<{ page: number; x0: number }> = [];
   for (let i = Math.max(firstHeader, 0); i < doc.lines.length && !ended; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
@@ -519,8 +538,12 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     const f = foldAligned(line.text);
     const first = line.cells[0]!;
     const dateCol = cols?.find((c) => c.role === 'date' || c.role === 'value');
-    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence).
-    const startsLeft = !dateCol || first.x0 <= dateCol.x1 + 2 * line.size;
+    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence); without
+    // a header (OCR lost it), where the dates of the rows before it on its page start (pages may be text or pixels).
+    const xs = rowDateX.filter((x) => x.page === line.page).map((x) => x.x0).sort((a, b) => a - b);
+    const dateX = xs.length ? xs[xs.length >> 1]! : null;
+    const startsLeft =
+      (!dateCol || first.x0 <= dateCol.x1 + 2 * line.size) && (dateX === null || first.x0 <= dateX + 3 * line.size);
     const d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
     const isBalanceRow = OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f);
     if (isBalanceRow) {
@@ -540,6 +563,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       continue;
     }
     const row: Row = { line, date: d.iso, valueDate: null, texts: [], amount: null, type: null, balance: null };
+    rowDateX.push({ page: line.page, x0: first.x0 });
     const rest = d.rest.trim();
     // The rest of the first cell may hold a second date (value date) and then text.
     const cellsLeft: Array<{ text: string; x0: number; x1: number }> = [];
