@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Line } from '../extraction/extraction.types';
-import { amountCell, ocrAmountRepair, statementFromLines } from './pdf.table';
+import { amountCell, misreadOf, ocrAmountRepair, statementFromLines } from './pdf.table';
 
 /** Lines as OCR gives them: cells with pixel x-positions, 40 px apart. */
 function lines(rows: Array<Array<[string, number, number]>>): Line[] {
@@ -611,5 +611,91 @@ describe('statement table from OCR lines: cut rows and garbled dates', () => {
       ['2023-06-05', 2000],
       ['2023-06-10', 500],
     ]);
+  });
+});
+
+describe('statement table from OCR lines: misread amounts the balances correct', () => {
+  it.each([
+    [97909, 197909, true],
+    [1115215, 115215, true],
+    [82700, 82701, true],
+    [82700, 82811, false],
+    [9, 109, false],
+    [12345, 99999, false],
+  ] as const)('misreadOf(%i, %i) = %s', (read, truth, want) => {
+    expect(misreadOf(read, truth)).toBe(want);
+  });
+
+  const table = (lastBalance: string) =>
+    statementFromLines(
+      lines([
+        ...head,
+        [['Opening balance: 3,000.00', 1240, 1910]],
+        [
+          ['Date', 140, 217],
+          ['Description', 381, 569],
+          ['Amount', 1487, 1616],
+          ['Balance', 1819, 1909],
+        ],
+        [
+          ['02/06/2023', 139, 314],
+          ['Salary', 381, 835],
+          ['1,979.09', 1471, 1616],
+          ['4,979.09', 1770, 1908],
+        ],
+        // 1,928.40 read without its leading digit.
+        [
+          ['05/06/2023', 139, 314],
+          ['Transfer', 381, 835],
+          ['928.40', 1508, 1616],
+          ['3,050.69', 1770, 1908],
+        ],
+        [
+          ['09/06/2023', 139, 314],
+          ['Refund', 381, 835],
+          ['50.00', 1508, 1616],
+          [lastBalance, 1770, 1908],
+        ],
+      ]),
+    );
+
+  it('takes the amount the balances around it tell when the row after confirms them, and only then', () => {
+    expect(typed(table('3,100.69')).map((t) => [t[1], t[2]])).toEqual([
+      [197909, 'credit'],
+      [192840, 'debit'],
+      [5000, 'credit'],
+    ]);
+    // The next balance does not follow: the misread amount stays as read.
+    expect(typed(table('3,900.69'))[1]![1]).toBe(92840);
+  });
+
+  it('keeps a row merged with a speck line beside it (the merged line has the row size, not the speck size)', () => {
+    const rows = lines([
+      ...head,
+      [['Opening balance: 100.00', 1240, 1910]],
+      [
+        ['Date', 140, 217],
+        ['Description', 381, 569],
+        ['Amount', 1487, 1616],
+        ['Balance', 1819, 1909],
+      ],
+      [
+        ['01/06/2023', 133, 314],
+        ['Card', 381, 835],
+        ['-10.00', 1512, 1616],
+        ['90.00', 1775, 1908],
+      ],
+      [['|', 363, 368]],
+      [
+        ['02/06/2023', 141, 314],
+        ['Card', 381, 835],
+        ['-10.00', 1512, 1616],
+        ['80.00', 1775, 1908],
+      ],
+    ]);
+    const k = head.length + 3;
+    rows[k] = { ...rows[k]!, size: 2, y1: rows[k]!.y0 + 2 };
+    rows[k + 1] = { ...rows[k + 1]!, y0: rows[k]!.y0 + 10, y1: rows[k]!.y0 + 40 };
+    expect(typed(statementFromLines(rows)).map((t) => t[0])).toEqual(['2023-06-01', '2023-06-02']);
   });
 });

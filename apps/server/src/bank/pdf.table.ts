@@ -472,9 +472,11 @@ function joinSplitRows(lines: Line[]): Line[] {
     ) {
       const cells = [...a.cells, ...b.cells].sort((x, y) => x.x0 - y.x0);
       out.push({
-        ...a,
+        // The dated piece's place and size (the other may be a speck's tiny line).
+        ...(dated(b) && !dated(a) ? b : a),
         y0: Math.min(a.y0, b.y0),
         y1: Math.max(a.y1, b.y1),
+        size: Math.max(a.size, b.size),
         cells,
         text: cells.map((c) => c.text).join(' '),
       });
@@ -676,6 +678,21 @@ function balanceMatch(value: number, r: Pick<Row, 'balance' | 'balanceModulo'>):
   return !!m && (((value - r.balance) % m) + m) % m === 0;
 }
 
+/**
+ * Whether OCR may have read `truth` (minor units) as `read`: its leading digits lost ("979,09" for "1.979,09"), one
+ * digit too many in front, or one digit wrong ("827,00" for "827,01").
+ */
+export function misreadOf(read: number, truth: number): boolean {
+  const [a, b] = [String(read), String(truth)];
+  if (a.length >= 3 && b.length > a.length) return b.endsWith(a);
+  // A speck before it read as a digit ("11.152,15" for "1.152,15").
+  if (b.length >= 3 && a.length === b.length + 1) return a.endsWith(b);
+  if (a.length !== b.length || a.length < 3) return false;
+  let wrong = 0;
+  for (let k = 0; k < a.length; k += 1) if (a[k] !== b[k]) wrong += 1;
+  return wrong === 1;
+}
+
 /** Whether a row's printed balance follows from the previous printed one by its amount, either way. */
 function stepFits(prev: number, prevModulo: number | undefined, r: Row): boolean {
   const m = Math.min(prevModulo ?? Number.POSITIVE_INFINITY, r.balanceModulo ?? Number.POSITIVE_INFINITY);
@@ -756,6 +773,22 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
   };
   // A printed balance the chain may start again from: not one that lost its leading digits.
   const exact = (r: Row) => (r.balanceModulo ? null : r.balance);
+  // The rows after row i confirm its printed balance: the first later row with a readable amount steps from the
+  // balance before it by that amount (rows between with unreadable amounts too), or, at the end, the closing
+  // balance is the last printed one.
+  const confirms = (i: number): boolean => {
+    if (chrono[i]!.balance === null || chrono[i]!.balanceModulo) return false;
+    let j = i + 1;
+    while (chrono[j] && chrono[j]!.amount === null && chrono[j]!.balance !== null && !chrono[j]!.balanceModulo) j += 1;
+    const after = chrono[j];
+    const before = chrono[j - 1]!;
+    return after
+      ? after.balance !== null &&
+          after.amount !== null &&
+          !after.balanceModulo &&
+          Math.abs(after.balance - before.balance!) === after.amount
+      : closing === null || closing === before.balance;
+  };
   chrono.forEach((r, i) => {
     const next = chrono[i + 1];
     if (cur === null) {
@@ -768,20 +801,7 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
       // first later row with a readable amount steps from the balance before it by that amount (rows between with
       // unreadable amounts too), or, at the end, the closing balance is the last printed one.
       const amount = r.balance! - cur;
-      let j = i + 1;
-      while (chrono[j] && chrono[j]!.amount === null && chrono[j]!.balance !== null && !chrono[j]!.balanceModulo)
-        j += 1;
-      const after = chrono[j];
-      const before = chrono[j - 1]!;
-      const confirmed =
-        !r.balanceModulo &&
-        (after
-          ? after.balance !== null &&
-            after.amount !== null &&
-            !after.balanceModulo &&
-            Math.abs(after.balance - before.balance!) === after.amount
-          : closing === null || closing === before.balance);
-      if (amount !== 0 && confirmed) {
+      if (amount !== 0 && confirms(i)) {
         r.amount = Math.abs(amount);
         r.type = amount < 0 ? 'debit' : 'credit';
         cur = r.balance;
@@ -810,6 +830,15 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
       cur = cur + signed(r);
       if (r.balance !== null) r.balance = cur;
       r.balanceModulo = undefined;
+      return;
+    }
+    // The amount misread (leading digits lost, one digit wrong) where the balances around it, confirmed by the rows
+    // after it, tell the amount: the balances win.
+    const diff = r.balance === null || r.balanceModulo ? 0 : r.balance - cur;
+    if (diff !== 0 && misreadOf(r.amount, Math.abs(diff)) && confirms(i)) {
+      r.amount = Math.abs(diff);
+      r.type = diff < 0 ? 'debit' : 'credit';
+      cur = r.balance;
       return;
     }
     // Nothing fits (a lost row, or two misreads in a row): start again from this row's printed balance.
