@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { statementFromLines } from '../src/bank/pdf.table';
 import type { Line, Word } from '../src/extraction/extraction.types';
 import { buildLines } from '../src/extraction/layout/lines';
-import { statementFromLines } from '../src/bank/pdf.table';
 import { matchTransactions, type TruthTx } from '../test/bank/bank-datasets';
 import { cacheDir } from './eval.dataset';
-import { scanOf, statementFamilies } from './statement.eval';
+import { statementFamilies } from './statement.families';
 import type { GeneratedStatement } from './statement.generator';
+import { scanOf } from './statement.scans';
 
 /**
  * Development aid for scanned statements: OCRs the dev scan families once (in this process, the reader's own path:
@@ -56,13 +57,19 @@ for (const [name, f] of families) {
     const lines = JSON.parse(readFileSync(file, 'utf8')) as Line[];
     if (showLines && g.id.includes(showLines))
       for (const l of lines)
-        console.log(`  y${l.y0.toFixed(0)} s${l.size.toFixed(0)} | ${l.cells.map((c) => `[${c.x0.toFixed(0)}] ${c.text}`).join(' | ')}`);
+        console.log(
+          `  y${l.y0.toFixed(0)} s${l.size.toFixed(0)} | ${l.cells.map((c) => `[${c.x0.toFixed(0)}] ${c.text}`).join(' | ')}`,
+        );
     report(g, statementFromLines(lines).transactions);
   }
   const [t, fo, m] = [truth - before.truth, found - before.found, matched - before.matched];
-  console.log(`${name}: precision ${((100 * m) / fo).toFixed(1)} % (${m}/${fo}), recall ${((100 * m) / t).toFixed(1)} % (${m}/${t})`);
+  console.log(
+    `${name}: precision ${((100 * m) / fo).toFixed(1)} % (${m}/${fo}), recall ${((100 * m) / t).toFixed(1)} % (${m}/${t})`,
+  );
 }
-console.log(`${familyArg}: precision ${((100 * matched) / found).toFixed(1)} % (${matched}/${found}), recall ${((100 * matched) / truth).toFixed(1)} % (${matched}/${truth})`);
+console.log(
+  `${familyArg}: precision ${((100 * matched) / found).toFixed(1)} % (${matched}/${found}), recall ${((100 * matched) / truth).toFixed(1)} % (${matched}/${truth})`,
+);
 const { shutdownExtraction } = await import('../src/extraction/index');
 await shutdownExtraction();
 
@@ -74,6 +81,7 @@ function report(g: GeneratedStatement, ours: ReturnType<typeof statementFromLine
   const key = (t: { date: string; amountMinor: number; type: string }) => `${t.date} ${t.amountMinor} ${t.type}`;
   const got = new Set(ours.map(key));
   const want = new Set(g.truth.transactions.map(key));
-  for (const t of g.truth.transactions) if (!got.has(key(t))) console.log(`  ${g.id} missed ${key(t)} ${t.description}`);
+  for (const t of g.truth.transactions)
+    if (!got.has(key(t))) console.log(`  ${g.id} missed ${key(t)} ${t.description}`);
   for (const t of ours) if (!want.has(key(t))) console.log(`  ${g.id} wrong  ${key(t)} ${t.description}`);
 }
