@@ -70,8 +70,9 @@ for (const [name, f] of families) {
 console.log(
   `${familyArg}: precision ${((100 * matched) / found).toFixed(1)} % (${matched}/${found}), recall ${((100 * matched) / truth).toFixed(1)} % (${matched}/${truth})`,
 );
-const { shutdownExtraction } = await import('../src/extraction/index');
-await shutdownExtraction();
+// The OCR workers keep the process alive: end them.
+const { terminateSharedOcrEngine } = await import('../src/extraction/ocr/ocr.pipeline');
+await terminateSharedOcrEngine();
 
 function report(g: GeneratedStatement, ours: ReturnType<typeof statementFromLines>['transactions']) {
   const m = matchTransactions(g.truth.transactions as TruthTx[], ours);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Line } from '../extraction/extraction.types';
-import { amountCell, misreadOf, ocrAmountRepair, statementFromLines } from './pdf.table';
+import { amountCell, inPeriodYear, misreadOf, ocrAmountRepair, statementFromLines } from './pdf.table';
 
 /** Lines as OCR gives them: cells with pixel x-positions, 40 px apart. */
 function lines(rows: Array<Array<[string, number, number]>>): Line[] {
@@ -697,5 +697,19 @@ describe('statement table from OCR lines: misread amounts the balances correct',
     rows[k] = { ...rows[k]!, size: 2, y1: rows[k]!.y0 + 2 };
     rows[k + 1] = { ...rows[k + 1]!, y0: rows[k]!.y0 + 10, y1: rows[k]!.y0 + 40 };
     expect(typed(statementFromLines(rows)).map((t) => t[0])).toEqual(['2023-06-01', '2023-06-02']);
+  });
+});
+
+describe('booking dates with a misread year', () => {
+  it.each([
+    ['2028-12-30', '2024-12-01', '2024-12-31', '2024-12-30'],
+    ['2025-01-03', '2024-12-15', '2025-01-14', '2025-01-03'],
+    ['2021-01-03', '2024-12-15', '2025-01-14', '2025-01-03'],
+    // Outside the period in every one of its years, or no period: kept as read.
+    ['2028-11-30', '2024-12-01', '2024-12-31', '2028-11-30'],
+    ['2028-12-30', null, null, '2028-12-30'],
+    ['2024-12-30', '2024-12-01', '2024-12-31', '2024-12-30'],
+  ] as const)('%s in %s..%s → %s', (iso, start, end, want) => {
+    expect(inPeriodYear(iso, start, end)).toBe(want);
   });
 });

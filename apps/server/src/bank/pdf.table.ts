@@ -256,6 +256,19 @@ export function amountCell(
   return { minor: Math.abs(p.minor), type: mark };
 }
 
+/**
+ * A booking date outside the statement's period whose day and month fall inside it in one of the period's years:
+ * OCR misread a digit of the year ("30/12/2028" in a December 2024 statement). Other dates are kept as read.
+ */
+export function inPeriodYear(iso: string, start: string | null, end: string | null): string {
+  if (!start || !end || (iso >= start && iso <= end)) return iso;
+  for (const year of new Set([end.slice(0, 4), start.slice(0, 4)])) {
+    const moved = `${year}${iso.slice(4)}`;
+    if (moved >= start && moved <= end) return moved;
+  }
+  return iso;
+}
+
 /** A date at the start of a cell: full dates through extraction's parser, "05.03." with the year of the period. */
 function leadingDate(
   text: string,
@@ -564,7 +577,15 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       } else last = null;
       continue;
     }
-    const row: Row = { line, date: d.iso, valueDate: null, texts: [], amount: null, type: null, balance: null };
+    const row: Row = {
+      line,
+      date: inPeriodYear(d.iso, head.startDate, head.endDate),
+      valueDate: null,
+      texts: [],
+      amount: null,
+      type: null,
+      balance: null,
+    };
     rowDateX.push({ page: line.page, x0: first.x0 });
     const rest = d.rest.trim();
     // The rest of the first cell may hold a second date (value date) and then text.
