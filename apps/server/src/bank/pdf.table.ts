@@ -555,7 +555,10 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     const dateCol = cols?.find((c) => c.role === 'date' || c.role === 'value');
     // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence); without
     // a header (OCR lost it), where the dates of the rows before it on its page start (pages may be text or pixels).
-    const xs = rowDateX.filter((x) => x.page === line.page).map((x) => x.x0).sort((a, b) => a - b);
+    const xs = rowDateX
+      .filter((x) => x.page === line.page)
+      .map((x) => x.x0)
+      .sort((a, b) => a - b);
     const dateX = xs.length ? xs[xs.length >> 1]! : null;
     const startsLeft =
       (!dateCol || first.x0 <= dateCol.x1 + 2 * line.size) && (dateX === null || first.x0 <= dateX + 3 * line.size);
@@ -770,7 +773,9 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
   const steps = (newestFirst: boolean) =>
     rows.map((r, i) => {
       const p = newestFirst ? rows[i + 1] : i === 0 ? undefined : rows[i - 1];
-      const prev = p ? { balance: p.balance, balanceModulo: p.balanceModulo } : { balance: newestFirst ? null : opening };
+      const prev = p
+        ? { balance: p.balance, balanceModulo: p.balanceModulo }
+        : { balance: newestFirst ? null : opening };
       if (r.balance === null || r.amount === null || prev.balance === null) return null;
       return stepFits(prev.balance, prev.balanceModulo, r);
     });
@@ -788,9 +793,7 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
   const reaches = (from: number, r: Row, next: Row | undefined): number[] => {
     // The directions of r after which the next row's printed balance can follow (either direction of the next row).
     if (!next || next.balance === null || next.amount === null || r.amount === null) return [];
-    return [1, -1].filter((sr) =>
-      [1, -1].some((sn) => balanceMatch(from + sr * r.amount! + sn * next.amount!, next)),
-    );
+    return [1, -1].filter((sr) => [1, -1].some((sn) => balanceMatch(from + sr * r.amount! + sn * next.amount!, next)));
   };
   // A printed balance the chain may start again from: not one that lost its leading digits.
   const exact = (r: Row) => (r.balanceModulo ? null : r.balance);
@@ -835,8 +838,7 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
     // The printed balance as read first; else as OCR may have garbled it (a sign or leading digits lost), then
     // repaired to the value it stands for.
     let direct = r.balance === null ? [] : [1, -1].filter((sg) => cur! + sg * r.amount! === r.balance);
-    if (!direct.length && r.balance !== null)
-      direct = [1, -1].filter((sg) => balanceMatch(cur! + sg * r.amount!, r));
+    if (!direct.length && r.balance !== null) direct = [1, -1].filter((sg) => balanceMatch(cur! + sg * r.amount!, r));
     if (direct.length === 1) {
       r.type = direct[0]! < 0 ? 'debit' : 'credit';
       cur = cur + signed(r);
