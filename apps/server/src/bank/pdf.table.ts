@@ -79,15 +79,7 @@ interface Row {
   balance: number | null;
   /** The direction came from a debit or credit column (not from a sign or the lack of one). */
   typeFromColumn?: boolean;
-  /**
-   * OCR lost the balance's leading digits (".232,61" for "4.232,61"): the printed balance is only known modulo this
-   * many minor units.
-   */
-  balanceModulo?: number;
 }
-
-/** A balance cell that starts with a thousands separator: its leading digits were lost. */
-const LOST_LEAD = /^[^\p{L}\d]*[.,]\d{3}[.,;:]\d+[^\p{L}\d]*$/u;
 
 /**
  * The roles named in one header cell with their character spans: close header words merge into one cell
@@ -165,30 +157,6 @@ function numericColumn(cols: Column[], c: Cell): Column | null {
   return best;
 }
 
-/** A short date ("26.01.") with specks around it. */
-const SHORT_DATE = /^[\s\-—–.,'‘’"|]*\d{1,2}[./-]\d{1,2}[./-]?[\s\-—–.]*$/;
-/** The same as OCR may read it: ':', ';' or ',' for its dots ("06:06.", "14.06:"), any specks around it. */
-const OCR_SHORT_DATE = /^[^\p{L}\d]*\d{1,2}[./:;,-]\d{1,2}[./:;,-]?[^\p{L}\d]*$/u;
-
-/**
- * The cell's centre is nearer a date column's than any numeric column's: a short date read with ':' or ',' for its
- * dot looks like an amount ("06:06." → 6.06), and only its place tells them apart.
- */
-function nearestIsDate(cols: Column[], c: { x0: number; x1: number }): boolean {
-  const cc = (c.x0 + c.x1) / 2;
-  let best: Role | null = null;
-  let bestD = Number.POSITIVE_INFINITY;
-  for (const col of cols) {
-    if (col.role === 'text') continue;
-    const d = Math.abs(cc - (col.x0 + col.x1) / 2);
-    if (d < bestD) {
-      bestD = d;
-      best = col.role;
-    }
-  }
-  return best === 'date' || best === 'value';
-}
-
 /** The date column a cell sits under (booking or value date). */
 function dateColumn(cols: Column[], c: Cell): Role {
   let best: Role = 'date';
@@ -222,8 +190,6 @@ export function ocrAmountRepair(text: string, decimals: number, hint?: '.' | ','
     .replace(/(\d)[:](?=\d)/g, '$1.')
     .replace(/(\d)[;](?=\d)/g, '$1,')
     .replace(/(\d[.,]\d{1,3})[\s.,'‘’"“”|:;°*_~]+$/, '$1');
-  // Monospaced print: a space read after the decimal separator ("668. 85", "5,589, 71").
-  if (decimals > 0) s = s.replace(new RegExp(`^([-+]?\\d[\\d.,]*[.,]) (\\d{${decimals}})$`), '$1$2');
   if (decimals > 0) {
     const m = new RegExp(`^([-+]?)(\\d{1,3}(?:([.,])\\d{3})+)([.,])(\\d{${decimals}})(\\s*-)?$`).exec(s);
     if (m && m[3] === m[4] && !m[2]!.replace(/\d/g, '').replaceAll(m[3]!, ''))
@@ -256,19 +222,6 @@ export function amountCell(
   return { minor: Math.abs(p.minor), type: mark };
 }
 
-/**
- * A booking date outside the statement's period whose day and month fall inside it in one of the period's years:
- * OCR misread a digit of the year ("30/12/2028" in a December 2024 statement). Other dates are kept as read.
- */
-export function inPeriodYear(iso: string, start: string | null, end: string | null): string {
-  if (!start || !end || (iso >= start && iso <= end)) return iso;
-  for (const year of new Set([end.slice(0, 4), start.slice(0, 4)])) {
-    const moved = `${year}${iso.slice(4)}`;
-    if (moved >= start && moved <= end) return moved;
-  }
-  return iso;
-}
-
 /** A date at the start of a cell: full dates through extraction's parser, "05.03." with the year of the period. */
 function leadingDate(
   text: string,
@@ -278,9 +231,7 @@ function leadingDate(
   // OCR: specks before the date ("- 03/07/2023", "‘30/12/2023") and ':' read for the date's own separator.
   text = text
     .replace(/^[\s.,'‘’"“”=~_|:;©°*-]{1,3}(?=\d)/, '')
-    .replace(/^(\s*\d{1,2})[:;,](\d{1,2})([-./])(\d{2,4})/, '$1$3$2$3$4')
-    .replace(/^(\s*\d{1,2})([-./])(\d{1,2})[:;,](\d{4})/, '$1$2$3$2$4')
-    .replace(/^(\s*\d{1,2})[:;](\d{1,2})[:;](\d{4})/, '$1.$2.$3');
+    .replace(/^(\s*\d{1,2})[:;,](\d{1,2})([-./])(\d{2,4})/, '$1$3$2$3$4');
   let d = findDates(text, order)[0];
   if (!(d && d.index <= 1)) {
     // Letters OCR reads for digits inside the date ("O6/12/2O23", "l5.03.2024"): only where that leaves a real date.
@@ -452,8 +403,7 @@ const LOOSE_AMOUNT = /^[^\p{L}\d]{0,3}\d[\d.,' ]*[.,:;]\d{2}[^\p{L}\d]{0,3}$/u;
 /**
  * A skewed scan can cut one table row into two lines: the date and text on one, the amounts a little lower or
  * higher on the next. A dated line without amounts next to an undated line of amounts only, less than a line
- * height apart, is one row again; so are a dated and an undated piece whose cells sit side by side, less than half
- * a line apart (the description's end and the amount a little higher than the date and the balance).
+ * height apart, is one row again.
  */
 function joinSplitRows(lines: Line[]): Line[] {
   const out: Line[] = [];
@@ -463,33 +413,16 @@ function joinSplitRows(lines: Line[]): Line[] {
     l.cells.every((c) => LOOSE_AMOUNT.test(c.text) || c.text.trim().length <= 2);
   const datedNoAmount = (l: Line) =>
     LOOSE_DATE.test(l.cells[0]!.text) && !l.cells.slice(1).some((c) => LOOSE_AMOUNT.test(c.text));
-  const dated = (l: Line) => LOOSE_DATE.test(l.cells[0]!.text);
-  // Pieces of one row side by side: one dated, one not, hardly a line apart, no cell of one over a cell of the other.
-  // The undated piece lies right of the date (a speck left of it is no part of the row).
-  const sideBySide = (a: Line, b: Line) => {
-    if (dated(a) === dated(b) || Math.abs(b.y0 - a.y0) >= 0.5 * Math.max(a.size, b.size)) return false;
-    const [withDate, without] = dated(a) ? [a, b] : [b, a];
-    return (
-      without.cells.every((c) => c.x0 > withDate.cells[0]!.x1) &&
-      !a.cells.some((x) => b.cells.some((y) => x.x0 < y.x1 && y.x0 < x.x1))
-    );
-  };
   for (let i = 0; i < lines.length; i += 1) {
     const a = lines[i]!;
     const b = lines[i + 1];
     const close = b && b.page === a.page && Math.abs(b.y0 - a.y0) < 0.9 * Math.max(a.size, b.size);
-    if (
-      b &&
-      close &&
-      ((datedNoAmount(a) && amountsOnly(b)) || (amountsOnly(a) && datedNoAmount(b)) || sideBySide(a, b))
-    ) {
+    if (b && close && ((datedNoAmount(a) && amountsOnly(b)) || (amountsOnly(a) && datedNoAmount(b)))) {
       const cells = [...a.cells, ...b.cells].sort((x, y) => x.x0 - y.x0);
       out.push({
-        // The dated piece's place and size (the other may be a speck's tiny line).
-        ...(dated(b) && !dated(a) ? b : a),
+        ...a,
         y0: Math.min(a.y0, b.y0),
         y1: Math.max(a.y1, b.y1),
-        size: Math.max(a.size, b.size),
         cells,
         text: cells.map((c) => c.text).join(' '),
       });
@@ -531,7 +464,6 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   let carriedBeforeFirst: number | null = null;
   let ended = false;
   let last: Row | null = null;
-  const rowDateX: Array<{ page: number; x0: number }> = [];
   for (let i = Math.max(firstHeader, 0); i < doc.lines.length && !ended; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
@@ -553,15 +485,8 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     const f = foldAligned(line.text);
     const first = line.cells[0]!;
     const dateCol = cols?.find((c) => c.role === 'date' || c.role === 'value');
-    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence); without
-    // a header (OCR lost it), where the dates of the rows before it on its page start (pages may be text or pixels).
-    const xs = rowDateX
-      .filter((x) => x.page === line.page)
-      .map((x) => x.x0)
-      .sort((a, b) => a - b);
-    const dateX = xs.length ? xs[xs.length >> 1]! : null;
-    const startsLeft =
-      (!dateCol || first.x0 <= dateCol.x1 + 2 * line.size) && (dateX === null || first.x0 <= dateX + 3 * line.size);
+    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence).
+    const startsLeft = !dateCol || first.x0 <= dateCol.x1 + 2 * line.size;
     const d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
     const isBalanceRow = OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f);
     if (isBalanceRow) {
@@ -580,16 +505,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       } else last = null;
       continue;
     }
-    const row: Row = {
-      line,
-      date: inPeriodYear(d.iso, head.startDate, head.endDate),
-      valueDate: null,
-      texts: [],
-      amount: null,
-      type: null,
-      balance: null,
-    };
-    rowDateX.push({ page: line.page, x0: first.x0 });
+    const row: Row = { line, date: d.iso, valueDate: null, texts: [], amount: null, type: null, balance: null };
     const rest = d.rest.trim();
     // The rest of the first cell may hold a second date (value date) and then text.
     const cellsLeft: Array<{ text: string; x0: number; x1: number }> = [];
@@ -608,7 +524,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
         (col) =>
           (col.role === 'value' || col.role === 'date') && c.x0 < col.x1 + line.size && c.x1 > col.x0 - line.size,
       );
-      if (underDate && (SHORT_DATE.test(c.text) || (OCR_SHORT_DATE.test(c.text) && nearestIsDate(cols!, c)))) {
+      if (underDate && /^[\s\-—–.,'‘’"|]*\d{1,2}[./-]\d{1,2}[./-]?[\s\-—–.]*$/.test(c.text)) {
         row.texts.push(c.text);
         continue;
       }
@@ -640,10 +556,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
         const col = numericColumn(cols, n.cell);
         if (!col) continue;
         if (col.role === 'balance') {
-          if (row.balance === null) {
-            row.balance = n.type === 'debit' ? -n.minor : n.minor;
-            if (LOST_LEAD.test(n.cell.text)) row.balanceModulo = 1000 * 10 ** decimals;
-          }
+          if (row.balance === null) row.balance = n.type === 'debit' ? -n.minor : n.minor;
           continue;
         }
         if (row.amount !== null) continue;
@@ -692,43 +605,6 @@ export function statementFromLines(input: Line[]): ParsedStatement {
 }
 
 /**
- * Whether `value` is the row's printed balance: equal, or (OCR) equal but for a lost minus or a stray dash, or equal
- * in the digits that were read when the leading ones were lost.
- */
-function balanceMatch(value: number, r: Pick<Row, 'balance' | 'balanceModulo'>): boolean {
-  if (r.balance === null) return false;
-  if (value === r.balance || value === -r.balance) return true;
-  const m = r.balanceModulo;
-  return !!m && (((value - r.balance) % m) + m) % m === 0;
-}
-
-/**
- * Whether OCR may have read `truth` (minor units) as `read`: its leading digits lost ("979,09" for "1.979,09"), one
- * digit too many in front, or one digit wrong ("827,00" for "827,01").
- */
-export function misreadOf(read: number, truth: number): boolean {
-  const [a, b] = [String(read), String(truth)];
-  if (a.length >= 3 && b.length > a.length) return b.endsWith(a);
-  // A speck before it read as a digit ("11.152,15" for "1.152,15").
-  if (b.length >= 3 && a.length === b.length + 1) return a.endsWith(b);
-  if (a.length !== b.length || a.length < 3) return false;
-  let wrong = 0;
-  for (let k = 0; k < a.length; k += 1) if (a[k] !== b[k]) wrong += 1;
-  return wrong === 1;
-}
-
-/** Whether a row's printed balance follows from the previous printed one by its amount, either way. */
-function stepFits(prev: number, prevModulo: number | undefined, r: Row): boolean {
-  const m = Math.min(prevModulo ?? Number.POSITIVE_INFINITY, r.balanceModulo ?? Number.POSITIVE_INFINITY);
-  return [r.balance!, -r.balance!].some((b) =>
-    [1, -1].some((sg) => {
-      const d = b - (prev + sg * r.amount!);
-      return Number.isFinite(m) ? ((d % m) + m) % m === 0 : d === 0;
-    }),
-  );
-}
-
-/**
  * Direction (and, for OCR, repairs) from the balances. With a running balance column the rows are followed in
  * time order (reading order, or reversed for newest-first statements) from the opening balance: a row whose printed
  * balance is the previous one plus or minus its amount takes that direction; where its balance is missing or misread,
@@ -769,23 +645,19 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
     if (count === 1 && found) for (const r of found) r.type = 'debit';
     return known;
   }
-  // Per row: null where its step cannot be checked, else whether the printed balances around it differ by its amount.
-  const steps = (newestFirst: boolean) =>
+  const delta = (newestFirst: boolean) =>
     rows.map((r, i) => {
-      const p = newestFirst ? rows[i + 1] : i === 0 ? undefined : rows[i - 1];
-      const prev = p
-        ? { balance: p.balance, balanceModulo: p.balanceModulo }
-        : { balance: newestFirst ? null : opening };
-      if (r.balance === null || r.amount === null || prev.balance === null) return null;
-      return stepFits(prev.balance, prev.balanceModulo, r);
+      const prev = newestFirst ? rows[i + 1]?.balance : i === 0 ? opening : rows[i - 1]!.balance;
+      return r.balance === null || prev === null || prev === undefined ? null : r.balance - prev;
     });
-  const fits = (ss: Array<boolean | null>) => ss.filter((x) => x === true).length;
-  const forward = steps(false);
-  const backward = steps(true);
+  const fits = (ds: Array<number | null>) =>
+    ds.filter((d, i) => d !== null && rows[i]!.amount !== null && Math.abs(d) === rows[i]!.amount).length;
+  const forward = delta(false);
+  const backward = delta(true);
   const newestFirst = fits(backward) > fits(forward);
-  const ss = newestFirst ? backward : forward;
-  const known = ss.filter((x) => x !== null).length;
-  if (!known || fits(ss) < 0.6 * known) return rows.filter((r) => r.amount !== null);
+  const ds = newestFirst ? backward : forward;
+  const known = ds.filter((d, i) => d !== null && rows[i]!.amount !== null).length;
+  if (!known || fits(ds) < 0.6 * known) return rows.filter((r) => r.amount !== null);
   const chrono = newestFirst ? [...rows].reverse() : rows;
   // The balance before the oldest row: the opening balance, or unknown until the first printed balance.
   let cur: number | null = opening;
@@ -793,57 +665,35 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
   const reaches = (from: number, r: Row, next: Row | undefined): number[] => {
     // The directions of r after which the next row's printed balance can follow (either direction of the next row).
     if (!next || next.balance === null || next.amount === null || r.amount === null) return [];
-    return [1, -1].filter((sr) => [1, -1].some((sn) => balanceMatch(from + sr * r.amount! + sn * next.amount!, next)));
-  };
-  // A printed balance the chain may start again from: not one that lost its leading digits.
-  const exact = (r: Row) => (r.balanceModulo ? null : r.balance);
-  // The rows after row i confirm its printed balance: the first later row with a readable amount steps from the
-  // balance before it by that amount (rows between with unreadable amounts too), or, at the end, the closing
-  // balance is the last printed one.
-  const confirms = (i: number): boolean => {
-    if (chrono[i]!.balance === null || chrono[i]!.balanceModulo) return false;
-    let j = i + 1;
-    while (chrono[j] && chrono[j]!.amount === null && chrono[j]!.balance !== null && !chrono[j]!.balanceModulo) j += 1;
-    const after = chrono[j];
-    const before = chrono[j - 1]!;
-    return after
-      ? after.balance !== null &&
-          after.amount !== null &&
-          !after.balanceModulo &&
-          Math.abs(after.balance - before.balance!) === after.amount
-      : closing === null || closing === before.balance;
+    return [1, -1].filter((sr) => [1, -1].some((sn) => from + sr * r.amount! + sn * next.amount! === next.balance));
   };
   chrono.forEach((r, i) => {
     const next = chrono[i + 1];
     if (cur === null) {
       if (r.amount === null) dropped.add(r);
-      cur = exact(r);
+      cur = r.balance;
       return;
     }
     if (r.amount === null) {
-      // Unreadable amount: the balances around it tell it, when the rows after it confirm this row's balance: the
-      // first later row with a readable amount steps from the balance before it by that amount (rows between with
-      // unreadable amounts too), or, at the end, the closing balance is the last printed one.
+      // Unreadable amount: the balances around it tell it, when the next row confirms this row's balance.
       const amount = r.balance! - cur;
-      if (amount !== 0 && confirms(i)) {
+      const confirmed = next
+        ? next.balance !== null && next.amount !== null && Math.abs(next.balance - r.balance!) === next.amount
+        : closing === null || closing === r.balance;
+      if (amount !== 0 && confirmed) {
         r.amount = Math.abs(amount);
         r.type = amount < 0 ? 'debit' : 'credit';
         cur = r.balance;
       } else {
         dropped.add(r);
-        cur = exact(r);
+        cur = r.balance;
       }
       return;
     }
-    // The printed balance as read first; else as OCR may have garbled it (a sign or leading digits lost), then
-    // repaired to the value it stands for.
-    let direct = r.balance === null ? [] : [1, -1].filter((sg) => cur! + sg * r.amount! === r.balance);
-    if (!direct.length && r.balance !== null) direct = [1, -1].filter((sg) => balanceMatch(cur! + sg * r.amount!, r));
+    const direct = r.balance === null ? [] : [1, -1].filter((sg) => cur! + sg * r.amount! === r.balance);
     if (direct.length === 1) {
       r.type = direct[0]! < 0 ? 'debit' : 'credit';
-      cur = cur + signed(r);
-      r.balance = cur;
-      r.balanceModulo = undefined;
+      cur = r.balance;
       return;
     }
     const ahead = reaches(cur, r, next);
@@ -852,20 +702,10 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
       r.type = ahead[0]! < 0 ? 'debit' : 'credit';
       cur = cur + signed(r);
       if (r.balance !== null) r.balance = cur;
-      r.balanceModulo = undefined;
-      return;
-    }
-    // The amount misread (leading digits lost, one digit wrong) where the balances around it, confirmed by the rows
-    // after it, tell the amount: the balances win.
-    const diff = r.balance === null || r.balanceModulo ? 0 : r.balance - cur;
-    if (diff !== 0 && misreadOf(r.amount, Math.abs(diff)) && confirms(i)) {
-      r.amount = Math.abs(diff);
-      r.type = diff < 0 ? 'debit' : 'credit';
-      cur = r.balance;
       return;
     }
     // Nothing fits (a lost row, or two misreads in a row): start again from this row's printed balance.
-    cur = r.balance === null ? cur + signed(r) : exact(r);
+    cur = r.balance ?? cur + signed(r);
   });
   return rows.filter((r) => !dropped.has(r) && r.amount !== null);
 }
