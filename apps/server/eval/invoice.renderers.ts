@@ -31,6 +31,8 @@ export interface ScanOptions {
   blur: boolean;
   format: 'png' | 'jpeg';
   seed: number;
+  /** Typeface (default DejaVu Sans); the rough statement scans vary it. */
+  font?: string;
 }
 
 /** Draws a one-page invoice as a noisy, skewed raster scan (PNG or JPEG), like a phone or flatbed. */
@@ -47,7 +49,7 @@ export async function renderScan(inv: Pick<GeneratedInvoice, 'runs'>, o: ScanOpt
   // Scans are made of one-page invoices only (the dataset builder picks those).
   for (const run of inv.runs) {
     if (run.page !== 1) continue;
-    ctx.font = `${run.bold ? 'bold ' : ''}${Math.round(run.size * scale)}px DejaVu Sans`;
+    ctx.font = `${run.bold ? 'bold ' : ''}${Math.round(run.size * scale)}px ${o.font ?? 'DejaVu Sans'}`;
     const width = ctx.measureText(run.text).width;
     const x = (run.align === 'right' ? run.x - width / scale : run.x) * scale;
     ctx.fillText(run.text, x, run.y * scale);

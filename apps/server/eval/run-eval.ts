@@ -241,7 +241,7 @@ if (!only || only.split(',').some((o) => 'reconciliation'.includes(o))) {
 if (!only || only.split(',').some((o) => 'statements'.includes(o))) {
   console.log('');
   // Read in the document sandbox like the server does: a crash costs one file and counts as its error.
-  await runStatementEval({ verbose, ocr });
+  await runStatementEval({ verbose, ocr, ...(timeoutS ? { timeoutMs: timeoutS * 1000 } : {}) });
   await shutdownExtraction();
 }
 console.log(`eval took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
