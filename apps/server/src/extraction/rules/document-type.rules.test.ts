@@ -243,9 +243,19 @@ MwSt. 19%                   190,00
 Gesamtbetrag              1.190,00 EUR
 `),
     ).toBe('other');
-    expect(typeOf('Dear Sir or Madam,\nplease find our new opening hours below.\nMonday to Friday 9 to 5')).toBe(
-      'other',
-    );
+    const letter = [
+      'Dear Sir or Madam,',
+      'please find our new opening hours below. From the first of next month our shop on the market square opens',
+      'earlier in the morning and closes later in the evening, so that you can collect your orders on your way home.',
+      'Monday to Friday we are there for you from eight in the morning until seven in the evening, on Saturdays',
+      'until two in the afternoon. We look forward to seeing you soon and thank you for your loyalty over the years.',
+    ].join('\n');
+    expect(typeOf(letter)).toBe('other');
+  });
+
+  it('too little text to tell (a photo OCR could hardly read) is unknown, not other: it still counts and is filed', () => {
+    expect(typeOf('Dear Sir or Madam,\nplease find our new opening hours below.\nMonday to Friday 9 to 5')).toBeNull();
+    expect(typeOf('~ ,; BLLA\n12.3 ]] 4S\nrn a ll')).toBeNull();
   });
 
   it('Spanish, Romanian and Dutch titles', () => {

@@ -146,8 +146,15 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
   const invoiceLabels = all.split('\n').some((l) => NUMBER_LABEL.test(l) || DATE_LABEL.test(l));
   if (hasTotal || score.invoice > 0 || invoiceLabels) return { value: 'invoice', confidence: hasTotal ? 0.5 : 0.35 };
   if (topScore >= 1) return { value: top, confidence: 0.35 };
+  // Too little text to tell (a photo OCR could hardly read): unknown, which counts and is filed like an invoice,
+  // rather than 'other', which would keep a receipt out of the sums and the drive on a bad reading.
+  const words = all.split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length;
+  if (words < MIN_WORDS_FOR_OTHER) return null;
   return { value: 'other', confidence: 0.3 };
 }
+
+/** Words a document needs before the absence of every financial sign makes it 'other'. */
+const MIN_WORDS_FOR_OTHER = 40;
 
 /**
  * How strongly a kind's words at [start, start+length) of cell `j` of line `i` say what the document is: as a title
