@@ -25,11 +25,11 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ['balance', /(?<![a-z])(balance|running balance|saldo|solde|sold|kontostand|stand)(?![a-z])/],
   [
     'debit',
-    /(?<![a-z])(debits?|withdrawals?|paid out|money out|payments? out|out|soll|belastung\w*|lastschrift\w*|ausgang|ausgange|addebiti|addebito|dare|uscite|cargos?|debe|af|afschrijving\w*|debet|retrageri|plati)(?![a-z])/,
+    /(?<![a-z])(debits?|withdrawals?|subtractions?|paid out|money out|payments? out|out|soll|belastung\w*|lastschrift\w*|ausgang|ausgange|addebiti|addebito|dare|uscite|cargos?|debe|af|afschrijving\w*|debet|retrageri|plati)(?![a-z])/,
   ],
   [
     'credit',
-    /(?<![a-z])(credits?|deposits?|paid in|money in|payments? in|in|haben|gutschrift\w*|eingang|eingange|accrediti|accredito|avere|entrate|abonos?|haber|bij|bijschrijving\w*|depuneri|incasari|încasări)(?![a-z])/,
+    /(?<![a-z])(credits?|deposits?|additions?|paid in|money in|payments? in|in|haben|gutschrift\w*|eingang|eingange|accrediti|accredito|avere|entrate|abonos?|haber|bij|bijschrijving\w*|depuneri|incasari|încasări)(?![a-z])/,
   ],
   ['amount', /(?<![a-z])(amount|betrag|umsatz|montant|importo|importe|bedrag|suma|valoare|sum|monto)(?![a-z])/],
   [
@@ -43,7 +43,7 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
 ];
 
 const OPENING =
-  /(opening balance|previous balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput)/;
+  /(opening balance|previous balance|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput)/;
 const CLOSING =
   /(closing balance|new balance|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit)/;
 const CARRY =
@@ -263,9 +263,14 @@ function leadingDate(
     }
   }
   if (d && d.index <= 1) return { iso: d.iso, rest: text.slice(d.index + d.length) };
-  const short = /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/.exec(text);
+  // "05.03." in Europe, "3/5" in the US: the document's day order decides. Month first only with a slash: "3.14" in
+  // a US statement is an amount.
+  const short = (order === 'mdy' ? /^\s*(\d{1,2})\/(\d{1,2})(?=\s|$)/ : /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/).exec(
+    text,
+  );
   if (short) {
-    const [day, month] = [Number(short[1]), Number(short[2])];
+    const [a, b] = [Number(short[1]), Number(short[2])];
+    const [day, month] = order === 'mdy' ? [b, a] : [a, b];
     const year = yearOf(month);
     if (year && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate()) {
       return {
@@ -432,6 +437,16 @@ function joinSplitRows(lines: Line[]): Line[] {
   return out.map((l, index) => ({ ...l, index }));
 }
 
+/** The latest full date (with its year) in the lines above the table on page 1, or null. */
+function statementDate(doc: Doc, before: number): string | null {
+  let latest: string | null = null;
+  for (const l of doc.lines.slice(0, Math.max(before, 0))) {
+    if (l.page !== 1) continue;
+    for (const d of findDates(l.text, doc.dayOrder)) if (!latest || d.iso > latest) latest = d.iso;
+  }
+  return latest;
+}
+
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
 export function statementFromLines(input: Line[]): ParsedStatement {
   const st = emptyStatement();
@@ -444,8 +459,11 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   const currency = head.currency ?? 'XXX';
   const decimals = currencyDecimals(currency);
   const hint = doc.decimalHint;
-  const endYear = head.endDate ? Number(head.endDate.slice(0, 4)) : null;
-  const endMonth = head.endDate ? Number(head.endDate.slice(5, 7)) : null;
+  // The year of dates printed without one ("1/10", "05.03."): the period's end, else the statement's own date (the
+  // latest full date above the table on page 1: "January 31, 2022").
+  const reference = head.endDate ?? statementDate(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
+  const endYear = reference ? Number(reference.slice(0, 4)) : null;
+  const endMonth = reference ? Number(reference.slice(5, 7)) : null;
   const yearOf = (m: number) => (endYear === null ? null : endMonth !== null && m > endMonth ? endYear - 1 : endYear);
 
   // Opening and closing balances: labelled lines anywhere (a summary box above the table or rows in it).
