@@ -198,7 +198,9 @@ export async function looksSideways(src: Canvas): Promise<boolean> {
       diff += (p[i]! - p[i - 1]!) ** 2;
       total += p[i]!;
     }
-    return total ? diff / (total * total) : 0;
+    // Times the profile's length: diff / total² alone falls with the length, so a narrow receipt's short column
+    // profile looked rougher than its long row profile and the receipt was taken for a sideways page.
+    return total ? (p.length * diff) / (total * total) : 0;
   };
   return roughness(cols) > 1.5 * roughness(rows);
 }

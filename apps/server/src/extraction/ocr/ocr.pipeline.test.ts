@@ -4,7 +4,7 @@ import { renderPhoto, renderScan } from '../../../eval/invoice.renderers';
 import { OCR_CONFIDENCE_FACTOR } from '../confidence';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
 import { inspectImage } from './image.loader';
-import { DEFAULT_OCR_LANGS, pageLanguages } from './ocr.pipeline';
+import { DEFAULT_OCR_LANGS, pageLanguages, weakReading } from './ocr.pipeline';
 
 describe('languages of the full reading, from the English probe', () => {
   const probe = (text: string) => ({
@@ -20,6 +20,23 @@ describe('languages of the full reading, from the English probe', () => {
     ['4711 05.03.2024 12,00', DEFAULT_OCR_LANGS],
   ])('%s', (text, langs) => {
     expect(pageLanguages(probe(text))).toEqual(langs);
+  });
+});
+
+describe('a weak reading is read once more', () => {
+  const reading = (confidences: number[]) => ({
+    words: confidences.map((c, i) => ({ text: 'Summe', x0: i, x1: i + 1, y0: 0, y1: 1, page: 1, confidence: c })),
+    width: 100,
+    height: 10,
+    confidence: confidences.reduce((a, b) => a + b, 0) / Math.max(confidences.length, 1),
+  });
+  it.each([
+    ['nothing read', [], true],
+    ['few confident words', [90, 90, 90, 90, 90, 30], true],
+    ['low mean confidence', [...Array(12).fill(95), ...Array(20).fill(30)], true],
+    ['a good page', Array(40).fill(88), false],
+  ])('%s', (_, confidences, weak) => {
+    expect(weakReading(reading(confidences as number[]))).toBe(weak);
   });
 });
 

@@ -81,15 +81,31 @@ function verticalShare(p: OcrPage): number {
   return long.filter((w) => w.y1 - w.y0 > 1.2 * (w.x1 - w.x0)).length / Math.max(long.length, 1);
 }
 
+/**
+ * Unevenness (page.detect.ts) above which a page's light is evened out before OCR: flatbed scans and rendered pages
+ * measure 0–0.07, phone photos and receipts on a dark background 0.2 and more.
+ */
+export const UNEVEN_LIGHT = 0.15;
+
+/** A reading too weak to trust: low mean confidence or hardly any confident word. */
+export function weakReading(p: OcrPage): boolean {
+  return p.confidence < 60 || p.words.filter((w) => w.confidence > 60).length < 10;
+}
+
 export async function ocrPage(
-  canvas: Canvas,
+  input: Canvas,
   page: number,
   options: ExtractOptions,
 ): Promise<{ words: Word[]; height: number; confidence: number; rotated: number }> {
   // A caller's engine or languages are used as given; otherwise a fast English engine probes the page and the full
   // reading uses the page's own language (see pageLanguages).
   // Nothing to read: skip the models (an empty page would be read by all seven languages for lack of evidence).
-  if (await looksBlank(canvas)) return { words: [], height: canvas.height, confidence: 0, rotated: 0 };
+  if (await looksBlank(input)) return { words: [], height: input.height, confidence: 0, rotated: 0 };
+  const { evenOutCanvas, grayThumbnail, unevenness } = await import('./page.detect');
+  // Tesseract binarises a page with one threshold: a shadow or a dark desk around a receipt turns part of the page
+  // black or the faint print white. Uneven pages are read with their light evened out (paper made white).
+  let canvas = input;
+  if (unevenness((await grayThumbnail(input, 600)).gray) > UNEVEN_LIGHT) canvas = await evenOutCanvas(input);
   const fixed = options.ocrEngine ?? (options.ocrLanguages ? await sharedOcrEngine(options.ocrLanguages) : null);
   const probeEngine = fixed ?? (await sharedOcrEngine(['eng']));
   // Sideways pages are found from the ink profile (cheap) and turned before OCR; an upside-down page reads as
@@ -112,14 +128,25 @@ export async function ocrPage(
     if (quality(p2) > quality(p0) * 1.15) start += 2;
   }
   const engine = fixed ?? (await sharedOcrEngine(pageLanguages(p0)));
-  const img0 = await toOcrImage(canvas, start);
-  const first = await engine.recognize(img0.bytes, page);
+  let img0 = await toOcrImage(canvas, start);
+  let first = await engine.recognize(img0.bytes, page);
+  // A weak reading of an even page (faint thermal print on a grey scan reads as nothing at all) is tried once more
+  // with the light evened out; the better of the two is kept.
+  if (canvas === input && weakReading(first)) {
+    const flat = await evenOutCanvas(input);
+    const img = await toOcrImage(flat, start);
+    const r = await engine.recognize(img.bytes, page);
+    if (quality(r) > quality(first)) {
+      first = r;
+      img0 = img;
+      canvas = flat;
+    }
+  }
   let best = first;
   let height = img0.height;
   let turns = start;
-  const good = first.words.filter((w) => w.confidence > 60).length;
   const vertical = verticalShare(first);
-  const tries = vertical > 0.5 ? [start + 1, start + 3] : first.confidence < 60 || good < 10 ? [start + 2] : [];
+  const tries = vertical > 0.5 ? [start + 1, start + 3] : weakReading(first) ? [start + 2] : [];
   for (const t of tries) {
     const img = await toOcrImage(canvas, t);
     const r = await engine.recognize(img.bytes, page);

@@ -4,6 +4,7 @@ import { generateInvoice, mulberry32 } from '../../../eval/invoice.generator';
 import { renderScan } from '../../../eval/invoice.renderers';
 import { decodeImage } from './image.loader';
 import {
+  evenOutCanvas,
   findPageQuad,
   flattenLight,
   grayThumbnail,
@@ -11,6 +12,7 @@ import {
   type Point,
   type Quad,
   straightenPhoto,
+  unevenness,
   WARP_SOURCE_LONG_SIDE,
 } from './page.detect';
 
@@ -168,6 +170,45 @@ describe('light evened out on a straightened sheet', () => {
     expect(at(20, 31)).toBeLessThan(90); // ink in the shadow
     expect(at(380, 31)).toBeLessThan(90);
     expect(rgba[(15 * w + 20) * 4]!).toBeLessThan(130); // the input's shadowed paper: darker than mid-grey
+  });
+});
+
+describe('uneven light on any page', () => {
+  /** A page with text-like lines; `shade(x, y)` is the paper's brightness (1 = white) at each point. */
+  function page(shade: (x: number, y: number) => number): Canvas {
+    const w = 600;
+    const h = 800;
+    const c = createCanvas(w, h);
+    const ctx = c.getContext('2d');
+    const img = ctx.createImageData(w, h);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const paper = 245 * shade(x, y);
+        const ink = y % 24 < 6 && x % 40 > 8 && x > 40 && x < 560;
+        const i = (y * w + x) * 4;
+        img.data[i] = img.data[i + 1] = img.data[i + 2] = ink ? paper * 0.2 : paper;
+        img.data[i + 3] = 255;
+      }
+    }
+    ctx.putImageData(img, 0, 0);
+    return c;
+  }
+
+  it('scores an evenly lit scan near 0, a shadowed or darkening page far above the 0.15 threshold', async () => {
+    const score = async (c: Canvas) => unevenness((await grayThumbnail(c, 600)).gray);
+    expect(await score(page(() => 1))).toBeLessThan(0.05);
+    expect(await score(page((x) => (x < 300 ? 0.55 : 1)))).toBeGreaterThan(0.3); // a shadow over the left half
+    expect(await score(page((_, y) => 1 - (0.5 * y) / 800))).toBeGreaterThan(0.25); // the far end darker
+  });
+
+  it('evens out a shadowed page: paper white on both sides, ink dark', async () => {
+    const out = await evenOutCanvas(page((x) => (x < 300 ? 0.55 : 1)));
+    const px = (x: number, y: number) => out.getContext('2d').getImageData(x, y, 1, 1).data[0]!;
+    expect(px(100, 12)).toBeGreaterThan(230); // paper in the shadow (was 135)
+    expect(px(450, 12)).toBeGreaterThan(230);
+    expect(px(100, 3)).toBeLessThan(80); // ink in the shadow
+    expect(px(450, 3)).toBeLessThan(80);
+    expect(unevenness((await grayThumbnail(out, 600)).gray)).toBeLessThan(0.05);
   });
 });
 

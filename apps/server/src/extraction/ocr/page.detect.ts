@@ -535,3 +535,51 @@ export function flattenLight(rgba: Uint8ClampedArray, w: number, h: number): Uin
   }
   return out;
 }
+
+/** A canvas with its light evened out (flattenLight), as a new greyscale canvas. */
+export async function evenOutCanvas(src: Canvas): Promise<Canvas> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const { width: w, height: h } = src;
+  const pixels = src.getContext('2d').getImageData(0, 0, w, h);
+  const out = createCanvas(w, h);
+  const ctx = out.getContext('2d');
+  const img = ctx.createImageData(w, h);
+  img.data.set(flattenLight(pixels.data, w, h));
+  ctx.putImageData(img, 0, 0);
+  return out;
+}
+
+/**
+ * How unevenly the paper is lit, 0..1: the spread (10th to 90th percentile) of the local paper brightness over a
+ * thumbnail, relative to the brightest paper. A flatbed scan or a rendered page scores about 0–0.07, a phone photo with
+ * a shadow or a darker far end 0.2 and more.
+ */
+export function unevenness(g: Gray): number {
+  const B = 8;
+  const gw = Math.ceil(g.width / B);
+  const gh = Math.ceil(g.height / B);
+  const block = new Uint8Array(gw * gh);
+  for (let y = 0; y < g.height; y++)
+    for (let x = 0; x < g.width; x++) {
+      const b = ((y / B) | 0) * gw + ((x / B) | 0);
+      const v = g.data[y * g.width + x]!;
+      if (v > block[b]!) block[b] = v;
+    }
+  // Paper brightness bridges ink: the brightest block within two blocks around.
+  const paper: number[] = [];
+  for (let by = 0; by < gh; by++)
+    for (let bx = 0; bx < gw; bx++) {
+      let m = 0;
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++) {
+          const yy = by + dy;
+          const xx = bx + dx;
+          if (yy >= 0 && yy < gh && xx >= 0 && xx < gw && block[yy * gw + xx]! > m) m = block[yy * gw + xx]!;
+        }
+      paper.push(m);
+    }
+  paper.sort((a, b) => a - b);
+  const p10 = paper[Math.floor(paper.length * 0.1)]!;
+  const p90 = paper[Math.floor(paper.length * 0.9)]!;
+  return p90 ? (p90 - p10) / p90 : 0;
+}

@@ -37,6 +37,14 @@ describe('findDates across the seven languages', () => {
     expect(findDates('03/20/2023')[0]?.order).toBe('mdy');
   });
 
+  it('reads a four-digit year glued to the time (receipt OCR drops the space)', () => {
+    expect(findDates('Datum 20.05.202014:57:42').map((d) => d.raw)).toEqual(['20.05.2020']);
+    expect(one('6/10/201913:59', 'mdy')).toBe('2019-06-10');
+    // A longer run of digits is not a date and time.
+    expect(one('20.05.2020145')).toBeNull();
+    expect(one('20.05.20201:5')).toBeNull();
+  });
+
   it('rejects impossible dates and keeps several dates apart', () => {
     expect(one('31.02.2024')).toBeNull();
     expect(one('version 1.2.3')).toBeNull();

@@ -73,7 +73,11 @@ function iso(y: number, m: number, d: number): string | null {
 const MONTH_WORD = String.raw`[A-Za-zÀ-ÿăâîșşțţĂÂÎȘŞȚŢ]{3,10}\.?`;
 const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'num' | 'dMy' | 'Mdy' }> = [
   { re: /(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)/g, kind: 'ymd' },
-  { re: /(?<![\d.,])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d,]|\.\d)/g, kind: 'num' },
+  // A four-digit year may run straight into the time (receipt OCR drops the space: "20.05.202014:57").
+  {
+    re: /(?<![\d.,])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}(?=\d{1,2}:\d{2}(?!\d))|(?:\d{4}|\d{2})(?![\d,]|\.\d))/g,
+    kind: 'num',
+  },
   {
     re: new RegExp(
       String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.|º|°)?[\s-]*(?:de\s+)?(${MONTH_WORD})[\s,-]*(?:de\s+|del\s+)?(\d{4}|'?\d{2})(?!\d)`,
