@@ -345,3 +345,71 @@ describe('statement table from OCR lines: balance repairs', () => {
     ]);
   });
 });
+
+describe('US statement layouts (real banks)', () => {
+  it('reads month-first short dates with the year of the statement date; "3.14" stays an amount', () => {
+    const st = statementFromLines(
+      lines([
+        [['Example Savings', 140, 700]],
+        [['January 31, 2022', 140, 500]],
+        [['Fee period 01/01/2022 - 01/31/2022', 140, 900]],
+        [
+          ['Date', 140, 220],
+          ['Description', 300, 600],
+          ['Additions', 1400, 1600],
+          ['Subtractions', 1700, 1950],
+          ['balance', 2100, 2300],
+        ],
+        [
+          ['1/10', 140, 210],
+          ['Deposit', 300, 500],
+          ['193.00', 1450, 1600],
+          ['15,271.81', 2120, 2300],
+        ],
+        [
+          ['1/19', 140, 210],
+          ['Card purchase', 300, 600],
+          ['3.14', 1800, 1950],
+          ['15,268.67', 2120, 2300],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2022-01-10', 19300, 'credit', 1527181],
+      ['2022-01-19', 314, 'debit', 1526867],
+    ]);
+  });
+
+  it('takes the kind of unsigned amounts from their section heading (Electronic Credits, Electronic Debits)', () => {
+    const section = (title: string, rows: Array<[string, string, string]>): Array<Array<[string, number, number]>> => [
+      [[title, 140, 700]],
+      [
+        ['Date', 140, 300],
+        ['Description', 400, 800],
+        ['Amount', 2000, 2200],
+      ],
+      ...rows.map(
+        ([date, text, amount]): Array<[string, number, number]> => [
+          [date, 140, 380],
+          [text, 400, 1200],
+          [amount, 1950, 2200],
+        ],
+      ),
+    ];
+    const st = statementFromLines(
+      lines([
+        [['Statement Ending 06/30/2023', 140, 900]],
+        ...section('Electronic Credits', [['06/01/2023', 'Transfer from savings', '$15,000.00']]),
+        ...section('Electronic Debits', [
+          ['06/02/2023', 'UNITED RENTALS', '$566.56'],
+          ['06/07/2023', 'HOME DEPOT', '$110.88'],
+        ]),
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2023-06-01', 1500000, 'credit'],
+      ['2023-06-02', 56656, 'debit'],
+      ['2023-06-07', 11088, 'debit'],
+    ]);
+  });
+});

@@ -437,6 +437,19 @@ function joinSplitRows(lines: Line[]): Line[] {
   return out.map((l, index) => ({ ...l, index }));
 }
 
+const DEBIT_SECTION =
+  /^(?:electronic |other |atm |card |pos |ach )?(?:debits?|withdrawals?|checks?(?: paid| cleared)?|payments?|fees|charges|purchases|lastschriften|belastungen|abbuchungen|ausgange|sorties|retraits|prelevements|addebiti|uscite|cargos|adeudos|afschrijvingen|debitari|plati)(?: (?:and|&) (?:other )?(?:debits|subtractions|withdrawals|fees))?$/;
+const CREDIT_SECTION =
+  /^(?:electronic |other |ach )?(?:credits?|deposits?|additions|gutschriften|eingange|versements|entrees|accrediti|entrate|abonos|ingresos|bijschrijvingen|creditari|incasari)(?: (?:and|&) (?:other )?(?:credits|additions|deposits))?$/;
+
+/** The kind of amounts a section heading announces, from its folded text, or null for any other line. */
+function sectionType(folded: string): TransactionType | null {
+  const t = folded.replace(/\s+/g, ' ').trim();
+  if (DEBIT_SECTION.test(t)) return 'debit';
+  if (CREDIT_SECTION.test(t)) return 'credit';
+  return null;
+}
+
 /** The latest full date (with its year) in the lines above the table on page 1, or null. */
 function statementDate(doc: Doc, before: number): string | null {
   let latest: string | null = null;
@@ -482,6 +495,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   let carriedBeforeFirst: number | null = null;
   let ended = false;
   let last: Row | null = null;
+  let section: TransactionType | null = null;
   for (let i = Math.max(firstHeader, 0); i < doc.lines.length && !ended; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
@@ -517,6 +531,16 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     if (!d) {
       // A continuation of the row above: text only, close under it, on the same page.
       const hasAmount = line.cells.some((c) => amountCell(c.text, decimals, hint));
+      // A section heading ("Electronic Debits", "Deposits and Additions", "Lastschriften") says what the unsigned
+      // amounts under it are, in statements that list debits and credits apart.
+      if (!hasAmount && line.text.split(/\s+/).length <= 6) {
+        const heading = sectionType(f);
+        if (heading) {
+          section = heading;
+          last = null;
+          continue;
+        }
+      }
       if (last && !hasAmount && line.page === last.line.page && line.y0 - last.line.y1 < 1.2 * line.size) {
         last.texts.push(line.text);
         last.line = line;
@@ -598,6 +622,10 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       continue;
     }
     row.typeFromColumn = cols ? (numericColumn(cols, numeric[0]!.cell)?.role ?? 'amount') !== 'amount' : false;
+    if (row.type === null && section !== null) {
+      row.type = section;
+      row.typeFromColumn = true;
+    }
     rows.push(row);
     last = row;
   }
