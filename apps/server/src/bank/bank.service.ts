@@ -385,12 +385,17 @@ export class BankStatementsService {
     });
   }
 
+  /**
+   * What a debit can pay: invoices and receipts (and invoices whose type is not read yet). A credit note is money
+   * coming back, never paid by a debit, so it is not offered (its amount is stored positive).
+   */
   private async invoicesInScope(ownerId: string, accountIds: string[] | null): Promise<ReconcileInvoice[]> {
     // accountIds are uuids read back from our own row (resolved from the person's accounts on the way in).
     const scope = accountIds?.length ? sql`and ${invoices.accountIds} && ${uuidArray(accountIds)}` : sql``;
     const rows = await this.db.execute(sql`
       select id, vendor, amount_minor, currency, invoice_date, invoice_number from invoices
-      where owner_id = ${ownerId} and amount_minor is not null and invoice_counts(document_type) ${scope}`);
+      where owner_id = ${ownerId} and amount_minor is not null and invoice_counts(document_type)
+        and document_type is distinct from 'credit_note' ${scope}`);
     return (rows.rows as Array<Record<string, unknown>>).map((r) => ({
       id: String(r.id),
       vendor: (r.vendor as string | null) ?? null,
