@@ -412,4 +412,62 @@ describe('US statement layouts (real banks)', () => {
       ['2023-06-07', 11088, 'debit'],
     ]);
   });
+
+  it('reads a card statement: a summary box is no table, brackets are payments, the card number under its label', () => {
+    const st = statementFromLines(
+      lines([
+        [
+          ['STATEMENT DATE', 140, 400],
+          ['PAYMENT DUE DATE', 500, 800],
+          ['TOTAL CREDIT LIMIT', 900, 1200],
+          ['TOTAL MINIMUM DUE', 1300, 1600],
+        ],
+        [
+          ['01-07-2023', 140, 400],
+          ['24-07-2023', 500, 800],
+          ['S$22,800.00', 900, 1200],
+          ['S$50.00', 1300, 1600],
+        ],
+        [
+          ['TRANSACTION DATE', 140, 400],
+          ['DESCRIPTION', 500, 800],
+          ['AMOUNT (SGD)', 1900, 2200],
+        ],
+        [
+          ["LAST MONTH'S BALANCE", 500, 900],
+          ['412.16', 2000, 2200],
+        ],
+        [
+          ['02/07', 140, 250],
+          ['PAYMENT BY INTERNET', 500, 900],
+          ['(412.16)', 1980, 2200],
+        ],
+        [
+          ['03/07', 140, 250],
+          ['BREAKFAST CAFE', 500, 900],
+          ['4.20', 2100, 2200],
+        ],
+        [
+          ['TOTAL AMOUNT DUE', 500, 900],
+          ['4.20', 2100, 2200],
+        ],
+        [
+          ['CARD NUMBER', 140, 400],
+          ['AMOUNT DUE', 500, 800],
+        ],
+        [
+          ['5488-2926-6730-9473', 140, 460],
+          ['4.20', 500, 600],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2023-07-02', 41216, 'credit'],
+      ['2023-07-03', 420, 'debit'],
+    ]);
+    expect(st.startDate).toBeNull();
+    expect(st.openingBalanceMinor).toBe(41216);
+    expect(st.closingBalanceMinor).toBe(420);
+    expect(st.accountNumber).toBe('5488-2926-6730-9473');
+  });
 });

@@ -43,17 +43,26 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
 ];
 
 const OPENING =
-  /(opening balance|previous balance|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput)/;
+  /(opening balance|previous balance|last month.?s balance|last statement balance|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput)/;
 const CLOSING =
-  /(closing balance|new balance|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit)/;
+  /(closing balance|new balance|total amount due|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit)/;
 const CARRY =
   /(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|reporte|report|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|transport|van vorige pagina|naar volgende pagina|sold reportat|de reportat)/;
 const TOTAL =
   /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere))/;
 
+/**
+ * Header cells of a summary box, not of a transaction table ("Payment due date", "Total credit limit", "Total
+ * minimum due" on a card statement): such a row is read as the box it is.
+ */
+const SUMMARY_CELL = /(?<![a-z])(total|limit|due|available|minimum)(?![a-z])/;
+/** A card statement (its balance is what the holder owes): the words of its summary box. */
+const CARD_STATEMENT =
+  /(credit limit|credit line|minimum (?:amount |payment )?due|minimum payment|payment due date|available credit|kreditrahmen|kreditlimit|mindestbetrag|limite de credit|montant minimum|pago minimo|limite de credito|importo minimo|fido|kredietlimiet|minimumbedrag|limita de credit|plata minima)/;
+
 const IBAN = /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b/g;
 const ACCOUNT_LABEL =
-  /(account number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
+  /(account number|card number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
 const PERIOD_LABEL =
   /(period|statement period|from|zeitraum|vom|periode|periodo|du|dal|del|van|perioada|de la)(?![a-z])/;
 const CURRENCY_LABEL = /(currency|wahrung|devise|monnaie|valuta|divisa|moneda|munt|valuta rekening)(?![a-z])/;
@@ -119,10 +128,12 @@ function headerColumns(line: Line, folded: string[]): Column[] | null {
   if (/\d{2}/.test(line.text)) return null;
   const cols: Column[] = [];
   let named = 0;
+  let summary = false;
   line.cells.forEach((c, j) => {
     const f = folded[j]!;
     const roles = rolesIn(f);
     if (roles.length) named += 1;
+    if (roles.length && SUMMARY_CELL.test(f)) summary = true;
     const per = (c.x1 - c.x0) / Math.max(f.length, 1);
     roles.forEach((r, k) => {
       const x0 = k === 0 ? c.x0 : c.x0 + per * r.start;
@@ -133,7 +144,7 @@ function headerColumns(line: Line, folded: string[]): Column[] | null {
   const roles = new Set(cols.map((c) => c.role));
   if (!roles.has('date') && !roles.has('value')) return null;
   if (!roles.has('amount') && !roles.has('debit') && !roles.has('credit')) return null;
-  if (cols.length < 3 || named < line.cells.length - 1) return null;
+  if (cols.length < 3 || named < line.cells.length - 1 || summary) return null;
   // A lone value-date column with no booking date: the value date is then the only date there is.
   if (!roles.has('date')) for (const c of cols) if (c.role === 'value') c.role = 'date';
   return cols;
@@ -361,10 +372,35 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       }
     }
   }
+  if (!info.accountNumber) {
+    // The number under its label, in the label's column on the next line ("Card number" over "5488-2926-…"), anywhere
+    // in the document (a payment slip on the last page).
+    doc.lines.forEach((l, i) => {
+      if (info.accountNumber) return;
+      for (const c of l.cells) {
+        const f = foldAligned(c.text).trim();
+        const m = ACCOUNT_LABEL.exec(f);
+        if (!m || m.index !== 0 || m[0].length < f.length) continue;
+        // The first of the next lines (a label may take two) with a cell under it.
+        for (const next of doc.lines.slice(i + 1, i + 3)) {
+          if (next.page !== l.page || next.y0 - l.y1 > 4 * l.size) break;
+          const under = next.cells.find((n) => n.x0 < c.x1 && n.x1 > c.x0);
+          const num = under && /^\s*([A-Z]{0,4}\d[\d \-/.]{3,30}\d)\s*$/.exec(under.text);
+          if (num) {
+            info.accountNumber = num[1]!.replace(/\s/g, '');
+            return;
+          }
+        }
+      }
+    });
+  }
   // Period: the first line above the table with two dates in order, preferring one with a period label.
+  // Not a statement date and a payment due date side by side (a card statement's summary box, labels above them).
+  const DUE = /(?<![a-z])(due|payment|falligkeit|echeance|vencimiento|scadenza|vervaldatum|scadenta)(?![a-z])/;
   const periodLines = head
-    .map((l) => ({ l, dates: findDates(l.text, doc.dayOrder) }))
-    .filter((x) => x.dates.length === 2 && x.dates[0]!.iso <= x.dates[1]!.iso);
+    .map((l, k) => ({ l, k, dates: findDates(l.text, doc.dayOrder) }))
+    .filter((x) => x.dates.length === 2 && x.dates[0]!.iso <= x.dates[1]!.iso)
+    .filter((x) => !DUE.test(foldAligned(x.l.text)) && !DUE.test(foldAligned(head[x.k - 1]?.text ?? '')));
   const period = periodLines.find((x) => PERIOD_LABEL.test(foldAligned(x.l.text))) ?? periodLines[0];
   if (period) {
     info.startDate = period.dates[0]!.iso;
@@ -392,7 +428,7 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     l.cells.forEach((c) => {
       const f = foldAligned(c.text);
       if (/\d|[:@]/.test(c.text) || c.text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(c.text)) return;
-      if (/www\.|\.com|\.de|http/.test(f)) return;
+      if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
       const score = (BANK_WORDS.test(f) ? 100 : 0) + l.size * 2 - l.rel * 10;
       candidates.push({ text: c.text.trim(), score });
     });
@@ -630,6 +666,15 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     last = row;
   }
   if (st.openingBalanceMinor === null && carriedBeforeFirst !== null) st.openingBalanceMinor = carriedBeforeFirst;
+  // A card statement prints what the holder owes: purchases unsigned (debits), payments and refunds in brackets, with a
+  // minus or CR (credits). Only where neither columns nor running balances tell the direction.
+  if (CARD_STATEMENT.test(doc.folded.flat().join(' ')) && !rows.some((r) => r.typeFromColumn || r.balance !== null)) {
+    for (const r of rows) {
+      const cell = r.line.cells.find((c) => amountCell(c.text, decimals, hint)?.minor === r.amount)?.text ?? '';
+      r.type = /\bDR\b|\bDr\b/.test(cell) ? 'debit' : r.type === null ? 'debit' : 'credit';
+      r.typeFromColumn = true;
+    }
+  }
 
   const settled = settleTypes(rows, st.openingBalanceMinor, st.closingBalanceMinor);
   st.transactions = settled.map(
