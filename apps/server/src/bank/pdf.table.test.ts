@@ -470,4 +470,41 @@ describe('US statement layouts (real banks)', () => {
     expect(st.closingBalanceMinor).toBe(420);
     expect(st.accountNumber).toBe('5488-2926-6730-9473');
   });
+
+  it('reads every account of a combined statement (a new table after a closing balance) and skips the $0.00 of a pair', () => {
+    const account = (rows: Array<[string, string, string, string]>): Array<Array<[string, number, number]>> => [
+      [
+        ['Date', 140, 250],
+        ['Description', 300, 700],
+        ['Credits', 1000, 1200],
+        ['Debits', 1300, 1500],
+        ['Balance', 1700, 1900],
+      ],
+      ...rows.map(([date, credit, debit, balance]): Array<[string, number, number]> => [
+        [`${date} ACH`, 140, 600],
+        [credit, 1000, 1200],
+        [debit, 1300, 1500],
+        [balance, 1700, 1900],
+      ]),
+    ];
+    const st = statementFromLines(
+      lines([
+        [['Statement Date 08/20/2021', 140, 900]],
+        ...account([['07/26/2021', '$250.00', '-$0.00', '$6,073.37']]),
+        [
+          ['08/20/2021 Ending Balance', 140, 600],
+          ['$6,073.37', 1700, 1900],
+        ],
+        ...account([
+          ['07/26/2021', '$2,500.00', '-$0.00', '$58,392.61'],
+          ['07/27/2021', '$0.00', '-$4,961.00', '$53,431.61'],
+        ]),
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2021-07-26', 25000, 'credit'],
+      ['2021-07-26', 250000, 'credit'],
+      ['2021-07-27', 496100, 'debit'],
+    ]);
+  });
 });

@@ -532,10 +532,14 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   let ended = false;
   let last: Row | null = null;
   let section: TransactionType | null = null;
-  for (let i = Math.max(firstHeader, 0); i < doc.lines.length && !ended; i += 1) {
+  for (let i = Math.max(firstHeader, 0); i < doc.lines.length; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
+    // After a closing balance only a new table header (another account's) is read on.
+    if (ended && !hdr) continue;
     if (hdr) {
+      // A new table after a closing balance: the next account of a combined statement.
+      ended = false;
       cols = hdr;
       last = null;
       // A skewed scan can put part of the header a line lower ("importo" here, "saldo" just under it): header words
@@ -638,6 +642,11 @@ export function statementFromLines(input: Line[]): ParsedStatement {
           continue;
         }
         if (row.amount !== null) continue;
+        // "$0.00" under credits beside "-$4,961.00" under debits: the zero is the empty cell of the pair.
+        const other = numeric.some(
+          (o) => o !== n && o.minor !== 0 && numericColumn(cols!, o.cell)?.role !== 'balance',
+        );
+        if (n.minor === 0 && other) continue;
         row.amount = n.minor;
         row.type = col.role === 'debit' ? 'debit' : col.role === 'credit' ? 'credit' : n.type;
       }
