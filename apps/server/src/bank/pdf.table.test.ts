@@ -507,4 +507,44 @@ describe('US statement layouts (real banks)', () => {
       ['2021-07-27', 496100, 'debit'],
     ]);
   });
+
+  it('takes the period from the balance lines and the account number from a later page when the top names neither', () => {
+    const st = statementFromLines([
+      ...lines([
+        [['January 31, 2022', 140, 700]],
+        [['Statement period activity summary', 140, 900]],
+        [
+          ['Beginning balance on 1/1', 140, 700],
+          ['$100.00', 1000, 1200],
+        ],
+        [
+          ['Ending balance on 1/31', 140, 700],
+          ['$90.00', 1000, 1200],
+        ],
+        [
+          ['Date', 140, 300],
+          ['Description', 400, 800],
+          ['Amount', 2000, 2200],
+        ],
+        [
+          ['1/10', 140, 300],
+          ['Fee', 400, 800],
+          ['-10.00', 2000, 2200],
+        ],
+      ]),
+      ...lines([[['for Account Number: 0176622896', 140, 900]]]).map((l) => ({ ...l, page: 2, index: 6 })),
+    ]);
+    expect([st.startDate, st.endDate, st.accountNumber]).toEqual(['2022-01-01', '2022-01-31', '0176622896']);
+    const ending = statementFromLines(
+      lines([
+        [['Statement Ending 06/30/2023', 140, 900]],
+        [
+          ['06/01/2023', 140, 380],
+          ['Beginning Balance', 400, 800],
+          ['$159.63', 1000, 1200],
+        ],
+      ]),
+    );
+    expect([ending.startDate, ending.endDate]).toEqual(['2023-06-01', '2023-06-30']);
+  });
 });

@@ -60,6 +60,9 @@ const SUMMARY_CELL = /(?<![a-z])(total|limit|due|available|minimum)(?![a-z])/;
 const CARD_STATEMENT =
   /(credit limit|credit line|minimum (?:amount |payment )?due|minimum payment|payment due date|available credit|kreditrahmen|kreditlimit|mindestbetrag|limite de credit|montant minimum|pago minimo|limite de credito|importo minimo|fido|kredietlimiet|minimumbedrag|limita de credit|plata minima)/;
 
+/** The date a statement ends on, printed alone ("Statement Ending 06/30/2023"). */
+const STATEMENT_END = /(statement ending|statement closing date|period ending|statement end date)/;
+
 const IBAN = /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b/g;
 const ACCOUNT_LABEL =
   /(account number|card number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
@@ -377,6 +380,13 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     // in the document (a payment slip on the last page).
     doc.lines.forEach((l, i) => {
       if (info.accountNumber) return;
+      // Or after its label on one line of a later page ("for Account Number: 0176622896" on page 2).
+      const lm = ACCOUNT_LABEL.exec(doc.folded[i]!.join(' '));
+      const same = lm && /^[\s:]*([A-Z]{0,4}\d[\d \-/.]{3,30}\d)/.exec(l.text.slice(lm.index + lm[0].length));
+      if (same && /\d{4}/.test(same[1]!)) {
+        info.accountNumber = same[1]!.replace(/\s/g, '');
+        return;
+      }
       for (const c of l.cells) {
         const f = foldAligned(c.text).trim();
         const m = ACCOUNT_LABEL.exec(f);
@@ -514,6 +524,36 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   const endYear = reference ? Number(reference.slice(0, 4)) : null;
   const endMonth = reference ? Number(reference.slice(5, 7)) : null;
   const yearOf = (m: number) => (endYear === null ? null : endMonth !== null && m > endMonth ? endYear - 1 : endYear);
+
+  // No period above the table: the dates of the balance lines ("Beginning balance on 7/14", "Ending Balance, as of
+  // 08/20/2021", "06/01/2023 Beginning Balance"), the first of each, or the date the statement ends on.
+  if (!st.startDate || !st.endDate) {
+    const dateOn = (l: Line): string | null => {
+      const full = findDates(l.text, doc.dayOrder)[0];
+      if (full) return full.iso;
+      for (const c of l.cells) {
+        const t = c.text.replace(/^.*?(?:\bon|\bas of|,)\s+(?=\d)/i, '');
+        const d = leadingDate(t, doc.dayOrder, yearOf);
+        if (d && !d.rest.trim()) return d.iso;
+        const lead = leadingDate(c.text, doc.dayOrder, yearOf);
+        if (lead && OPENING.test(foldAligned(l.text)) !== CLOSING.test(foldAligned(l.text))) return lead.iso;
+      }
+      return null;
+    };
+    let start: string | null = null;
+    let end: string | null = null;
+    for (const l of doc.lines) {
+      const f = foldAligned(l.text);
+      if (STATEMENT_END.test(f) && !end) end = findDates(l.text, doc.dayOrder)[0]?.iso ?? null;
+      if (!start && OPENING.test(f) && !CLOSING.test(f)) start = dateOn(l);
+      else if (start && OPENING.test(f) && !CLOSING.test(f)) continue;
+      if (CLOSING.test(f) && !OPENING.test(f) && !end) end = dateOn(l);
+    }
+    if (start && end && start <= end) {
+      st.startDate ??= start;
+      st.endDate ??= end;
+    } else if (end && !st.endDate && (!st.startDate || st.startDate <= end)) st.endDate = end;
+  }
 
   // Opening and closing balances: labelled lines anywhere (a summary box above the table or rows in it).
   for (const l of doc.lines) {
