@@ -480,12 +480,14 @@ describe('US statement layouts (real banks)', () => {
         ['Debits', 1300, 1500],
         ['Balance', 1700, 1900],
       ],
-      ...rows.map(([date, credit, debit, balance]): Array<[string, number, number]> => [
-        [`${date} ACH`, 140, 600],
-        [credit, 1000, 1200],
-        [debit, 1300, 1500],
-        [balance, 1700, 1900],
-      ]),
+      ...rows.map(
+        ([date, credit, debit, balance]): Array<[string, number, number]> => [
+          [`${date} ACH`, 140, 600],
+          [credit, 1000, 1200],
+          [debit, 1300, 1500],
+          [balance, 1700, 1900],
+        ],
+      ),
     ];
     const st = statementFromLines(
       lines([
@@ -546,5 +548,41 @@ describe('US statement layouts (real banks)', () => {
       ]),
     );
     expect([ending.startDate, ending.endDate]).toEqual(['2023-06-01', '2023-06-30']);
+  });
+
+  it('names the bank from its postal address or its footer over a heading, and reads a masked account number', () => {
+    const table: Array<Array<[string, number, number]>> = [
+      [
+        ['Date', 140, 300],
+        ['Description', 400, 800],
+        ['Amount', 2000, 2200],
+      ],
+      [
+        ['01/10/2022', 140, 380],
+        ['Fee', 400, 800],
+        ['-10.00', 2000, 2200],
+      ],
+    ];
+    const st = statementFromLines(
+      lines([
+        [['Harbour Essential Checking', 140, 900]],
+        [['Questions?', 1400, 1700]],
+        [['Write: Harbour Bank, N.A. (163)', 1400, 2100]],
+        [['Account Number: xxxxxx1234', 140, 900]],
+        ...table,
+      ]),
+    );
+    expect([st.bankName, st.accountNumber]).toEqual(['Harbour Bank, N.A.', 'xxxxxx1234']);
+    const footer = lines([[['Customer Care Information', 1400, 2100]], ...table]);
+    footer.push({
+      ...footer[0]!,
+      y0: 3300,
+      y1: 3330,
+      rel: 0.96,
+      index: 3,
+      cells: [{ text: 'Harbour Bank Member FDIC', x0: 140, x1: 700 }],
+      text: 'Harbour Bank Member FDIC',
+    });
+    expect(statementFromLines(footer).bankName).toBe('Harbour Bank');
   });
 });

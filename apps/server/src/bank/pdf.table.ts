@@ -63,6 +63,14 @@ const CARD_STATEMENT =
 /** The date a statement ends on, printed alone ("Statement Ending 06/30/2023"). */
 const STATEMENT_END = /(statement ending|statement closing date|period ending|statement end date)/;
 
+/** An account number after its label: digits (a letter prefix allowed), or masked but for its last digits ("xxxxxx1234"). */
+const ACCOUNT_NUMBER = String.raw`[A-Z]{0,4}\d[\d \-/.]{3,30}\d|[Xx*•]{2,12}\d{2,6}(?![\dA-Za-z])`;
+/** A legal form after a bank's name ("Wells Fargo Bank, N.A.", "… AG", "… plc"). */
+const LEGAL_FORM =
+  /(?<![a-z])(n\.a\.|inc\.?|ltd\.?|plc|ag|s\.a\.|sa|gmbh|fsb|n\.v\.|b\.v\.|s\.p\.a\.|spa|eg|llc|corp\.?)$/;
+/** Regulator phrases after a bank's name in a footer ("Ally Bank Member FDIC"). */
+const FOOTER_TAIL = /\s*(?:,?\s*(?:member fdic|member sipc|equal housing lender|fdic insured))+\s*\.?$/i;
+
 const IBAN = /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b/g;
 const ACCOUNT_LABEL =
   /(account number|card number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
@@ -368,7 +376,7 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       const m = ACCOUNT_LABEL.exec(f);
       if (!m) continue;
       const rest = l.text.slice(m.index + m[0].length);
-      const num = /^[\s:]*([A-Z]{0,4}[\d][\d \-/.]{3,30}\d)/.exec(rest);
+      const num = new RegExp(`^[\\s:]*(${ACCOUNT_NUMBER})`).exec(rest);
       if (num) {
         info.accountNumber = num[1]!.replace(/[\s]/g, '');
         break;
@@ -382,8 +390,8 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       if (info.accountNumber) return;
       // Or after its label on one line of a later page ("for Account Number: 0176622896" on page 2).
       const lm = ACCOUNT_LABEL.exec(doc.folded[i]!.join(' '));
-      const same = lm && /^[\s:]*([A-Z]{0,4}\d[\d \-/.]{3,30}\d)/.exec(l.text.slice(lm.index + lm[0].length));
-      if (same && /\d{4}/.test(same[1]!)) {
+      const same = lm && new RegExp(`^[\\s:]*(${ACCOUNT_NUMBER})`).exec(l.text.slice(lm.index + lm[0].length));
+      if (same && /\d{4}/.test(same[1]!.replace(/\D/g, ''))) {
         info.accountNumber = same[1]!.replace(/\s/g, '');
         return;
       }
@@ -395,7 +403,7 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
         for (const next of doc.lines.slice(i + 1, i + 3)) {
           if (next.page !== l.page || next.y0 - l.y1 > 4 * l.size) break;
           const under = next.cells.find((n) => n.x0 < c.x1 && n.x1 > c.x0);
-          const num = under && /^\s*([A-Z]{0,4}\d[\d \-/.]{3,30}\d)\s*$/.exec(under.text);
+          const num = under && new RegExp(`^\\s*(${ACCOUNT_NUMBER})\\s*$`).exec(under.text);
           if (num) {
             info.accountNumber = num[1]!.replace(/\s/g, '');
             return;
@@ -433,15 +441,26 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   // Bank name: a cell in the top of page 1 that is a name (no digits, no label, not the title), bank words first,
   // then the largest type, then the topmost.
   const candidates: Array<{ text: string; score: number }> = [];
-  for (const l of head) {
-    if (l.rel > 0.3) continue;
-    l.cells.forEach((c) => {
-      const f = foldAligned(c.text);
-      if (/\d|[:@]/.test(c.text) || c.text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(c.text)) return;
-      if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
-      const score = (BANK_WORDS.test(f) ? 100 : 0) + l.size * 2 - l.rel * 10;
-      candidates.push({ text: c.text.trim(), score });
-    });
+  const consider = (text: string, l: Line, bonus: number) => {
+    const f = foldAligned(text);
+    if (/\d|[:@?]/.test(text) || text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(text)) return;
+    if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
+    const bank = BANK_WORDS.test(f);
+    const score = (bank ? 100 : 0) + (bank && LEGAL_FORM.test(f.trim()) ? 50 : 0) + l.size * 2 - l.rel * 10 + bonus;
+    candidates.push({ text: text.trim(), score });
+  };
+  for (const l of doc.lines) {
+    if (l.page !== 1) continue;
+    for (const c of l.cells) {
+      if (l.rel <= 0.3 && l.index < Math.max(before, 0)) consider(c.text, l, 0);
+      // The bank's postal address ("Write: Wells Fargo Bank, N.A. (163)"), its branch code dropped.
+      const address = /^(?:write|mail to|write to|send to|postal address)\s*:\s*(.+?)(?:\s*\(\d+\))?$/i.exec(
+        c.text.trim(),
+      );
+      if (address && l.rel <= 0.5) consider(address[1]!, l, 0);
+      // A footer naming the bank ("Ally Bank Member FDIC"): below any name at the top.
+      if (l.rel >= 0.9 && FOOTER_TAIL.test(c.text)) consider(c.text.replace(FOOTER_TAIL, ''), l, -40);
+    }
   }
   candidates.sort((a, b) => b.score - a.score);
   info.bankName = candidates[0]?.text ?? null;
@@ -683,9 +702,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
         }
         if (row.amount !== null) continue;
         // "$0.00" under credits beside "-$4,961.00" under debits: the zero is the empty cell of the pair.
-        const other = numeric.some(
-          (o) => o !== n && o.minor !== 0 && numericColumn(cols!, o.cell)?.role !== 'balance',
-        );
+        const other = numeric.some((o) => o !== n && o.minor !== 0 && numericColumn(cols!, o.cell)?.role !== 'balance');
         if (n.minor === 0 && other) continue;
         row.amount = n.minor;
         row.type = col.role === 'debit' ? 'debit' : col.role === 'credit' ? 'credit' : n.type;
