@@ -585,4 +585,63 @@ describe('US statement layouts (real banks)', () => {
     });
     expect(statementFromLines(footer).bankName).toBe('Harbour Bank');
   });
+
+  it('reads side-by-side check tables (date in the second column) and no transactions from a daily balances table', () => {
+    const st = statementFromLines(
+      lines([
+        [['Statement Ending 06/30/2023', 140, 900]],
+        [
+          ['Date', 140, 300],
+          ['Description', 400, 800],
+          ['Amount', 2000, 2200],
+        ],
+        [
+          ['06/02/2023', 140, 380],
+          ['Transfer in', 400, 800],
+          ['$50.00', 2000, 2200],
+        ],
+        [['Checks Cleared', 140, 600]],
+        [
+          ['Check Nbr', 250, 450],
+          ['Date', 600, 750],
+          ['Amount', 950, 1150],
+          ['Check Nbr', 1400, 1600],
+          ['Date', 1750, 1900],
+          ['Amount', 2100, 2300],
+        ],
+        [
+          ['1001', 350, 450],
+          ['06/06/2023', 580, 800],
+          ['$2,884.38', 950, 1150],
+          ['1006', 1500, 1600],
+          ['06/20/2023', 1730, 1950],
+          ['$2,104.20', 2100, 2300],
+        ],
+        [
+          ['1002', 350, 450],
+          ['06/07/2023', 580, 800],
+          ['$3,057.00', 950, 1150],
+        ],
+        [['Daily Balances', 140, 600]],
+        [
+          ['Date', 140, 300],
+          ['Amount', 600, 800],
+          ['Date', 900, 1100],
+          ['Amount', 1400, 1600],
+        ],
+        [
+          ['06/01/2023', 140, 380],
+          ['$15,159.63', 600, 800],
+          ['06/09/2023', 900, 1140],
+          ['$2,332.26', 1400, 1600],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type, t.description])).toEqual([
+      ['2023-06-02', 5000, 'credit', 'Transfer in'],
+      ['2023-06-06', 288438, 'debit', '1001'],
+      ['2023-06-20', 210420, 'debit', '1006'],
+      ['2023-06-07', 305700, 'debit', '1002'],
+    ]);
+  });
 });

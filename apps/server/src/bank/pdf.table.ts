@@ -38,7 +38,7 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ],
   [
     'text',
-    /(?<![a-z])(description|details|particulars|narrative|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz)(?![a-z])/,
+    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz)(?![a-z])/,
   ],
 ];
 
@@ -507,6 +507,54 @@ const DEBIT_SECTION =
 const CREDIT_SECTION =
   /^(?:electronic |other |ach )?(?:credits?|deposits?|additions|gutschriften|eingange|versements|entrees|accrediti|entrate|abonos|ingresos|bijschrijvingen|creditari|incasari)(?: (?:and|&) (?:other )?(?:credits|additions|deposits))?$/;
 
+/** A table of day-end balances ("Daily Balances"): its dated amounts are no transactions. */
+const BALANCE_SECTION =
+  /^(?:daily|ending daily|daily ending) balances?(?: summary)?$|^balance summary$|^tagessalden$|^soldes quotidiens$|^saldi giornalieri$|^saldos diarios$|^dagsaldi$/;
+
+/**
+ * Side-by-side tables ("Check Nbr | Date | Amount | Check Nbr | Date | Amount", daily balances in three columns): a
+ * header whose roles repeat splits it and the dated lines under it into one line per group, each shifted under the
+ * first group's columns, so the rest reads them as ordinary rows.
+ */
+function splitRepeatedTables(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    const hdr = headerColumns(
+      line,
+      line.cells.map((c) => foldAligned(c.text)),
+    );
+    const roles = hdr?.map((c) => c.role) ?? [];
+    const k = [2, 3, 4].find(
+      (n) => roles.length % n === 0 && roles.length >= 2 * n && roles.every((r, j) => r === roles[j % n]),
+    );
+    if (!hdr || !k) {
+      out.push(line);
+      continue;
+    }
+    // Group g starts halfway between the previous group's last column and its own first one.
+    const starts = [Number.NEGATIVE_INFINITY];
+    for (let g = 1; g < roles.length / k; g += 1) starts.push((hdr[g * k - 1]!.x1 + hdr[g * k]!.x0) / 2);
+    const groupOf = (c: Cell) => starts.filter((x) => (c.x0 + c.x1) / 2 >= x).length - 1;
+    const split = (l: Line): Line[] =>
+      starts.flatMap((_, g) => {
+        const shift = g === 0 ? 0 : hdr[0]!.x0 - hdr[g * k]!.x0;
+        const cells = l.cells
+          .filter((c) => groupOf(c) === g)
+          .map((c) => ({ ...c, x0: c.x0 + shift, x1: c.x1 + shift }));
+        return cells.length ? [{ ...l, cells, text: cells.map((c) => c.text).join(' ') }] : [];
+      });
+    out.push(split(line)[0]!);
+    for (let j = i + 1; j < lines.length; j += 1) {
+      const l = lines[j]!;
+      if (l.page !== line.page || !findDates(l.text, 'dmy').length) break;
+      out.push(...split(l));
+      i = j;
+    }
+  }
+  return out.map((l, index) => ({ ...l, index }));
+}
+
 /** The kind of amounts a section heading announces, from its folded text, or null for any other line. */
 function sectionType(folded: string): TransactionType | null {
   const t = folded.replace(/\s+/g, ' ').trim();
@@ -529,7 +577,7 @@ function statementDate(doc: Doc, before: number): string | null {
 export function statementFromLines(input: Line[]): ParsedStatement {
   const st = emptyStatement();
   if (!input.length) return st;
-  const lines = joinSplitRows(input);
+  const lines = splitRepeatedTables(joinSplitRows(input));
   const doc = prepareDoc(lines);
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
   const head = readHeader(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
@@ -591,6 +639,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   let ended = false;
   let last: Row | null = null;
   let section: TransactionType | null = null;
+  let balancesOnly = false;
   for (let i = Math.max(firstHeader, 0); i < doc.lines.length; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
@@ -614,9 +663,15 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       continue;
     }
     const f = foldAligned(line.text);
-    const first = line.cells[0]!;
     const dateCol = cols?.find((c) => c.role === 'date' || c.role === 'value');
-    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence).
+    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence); where the
+    // header puts another column first ("Check Nbr | Date | Amount"), the date is the cell under its column.
+    let at = 0;
+    if (dateCol && cols![0]!.role !== 'date' && cols![0]!.role !== 'value') {
+      const j = line.cells.findIndex((c) => c.x0 < dateCol.x1 + line.size && c.x1 > dateCol.x0 - line.size);
+      if (j > 0 && line.cells.slice(0, j).every((c) => !leadingDate(c.text, doc.dayOrder, yearOf))) at = j;
+    }
+    const first = line.cells[at]!;
     const startsLeft = !dateCol || first.x0 <= dateCol.x1 + 2 * line.size;
     const d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
     const isBalanceRow = OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f);
@@ -627,6 +682,10 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       last = null;
       continue;
     }
+    if (d && balancesOnly) {
+      last = null;
+      continue;
+    }
     if (!d) {
       // A continuation of the row above: text only, close under it, on the same page.
       const hasAmount = line.cells.some((c) => amountCell(c.text, decimals, hint));
@@ -634,8 +693,10 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       // amounts under it are, in statements that list debits and credits apart.
       if (!hasAmount && line.text.split(/\s+/).length <= 6) {
         const heading = sectionType(f);
-        if (heading) {
+        const balances = BALANCE_SECTION.test(f.replace(/\s+/g, ' ').trim());
+        if (heading || balances) {
           section = heading;
+          balancesOnly = balances;
           last = null;
           continue;
         }
@@ -646,12 +707,20 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       } else last = null;
       continue;
     }
-    const row: Row = { line, date: d.iso, valueDate: null, texts: [], amount: null, type: null, balance: null };
+    const row: Row = {
+      line,
+      date: d.iso,
+      valueDate: null,
+      texts: line.cells.slice(0, at).map((c) => c.text),
+      amount: null,
+      type: null,
+      balance: null,
+    };
     const rest = d.rest.trim();
     // The rest of the first cell may hold a second date (value date) and then text.
     const cellsLeft: Array<{ text: string; x0: number; x1: number }> = [];
     if (rest) cellsLeft.push({ text: rest, x0: first.x1 - 1, x1: first.x1 });
-    cellsLeft.push(...line.cells.slice(1));
+    cellsLeft.push(...line.cells.slice(at + 1));
     const numeric: Array<{ cell: Cell; minor: number; type: TransactionType | null }> = [];
     // OCR: a minus read apart from its amount, as a dash of its own in the cell before it.
     let looseMinus = false;
