@@ -398,7 +398,7 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       for (const c of l.cells) {
         const f = foldAligned(c.text).trim();
         const m = ACCOUNT_LABEL.exec(f);
-        if (!m || m.index !== 0 || m[0].length < f.length) continue;
+        if (m?.index !== 0 || m[0].length < f.length) continue;
         // The first of the next lines (a label may take two) with a cell under it.
         for (const next of doc.lines.slice(i + 1, i + 3)) {
           if (next.page !== l.page || next.y0 - l.y1 > 4 * l.size) break;
