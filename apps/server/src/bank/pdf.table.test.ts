@@ -412,4 +412,236 @@ describe('US statement layouts (real banks)', () => {
       ['2023-06-07', 11088, 'debit'],
     ]);
   });
+
+  it('reads a card statement: a summary box is no table, brackets are payments, the card number under its label', () => {
+    const st = statementFromLines(
+      lines([
+        [
+          ['STATEMENT DATE', 140, 400],
+          ['PAYMENT DUE DATE', 500, 800],
+          ['TOTAL CREDIT LIMIT', 900, 1200],
+          ['TOTAL MINIMUM DUE', 1300, 1600],
+        ],
+        [
+          ['01-07-2023', 140, 400],
+          ['24-07-2023', 500, 800],
+          ['S$22,800.00', 900, 1200],
+          ['S$50.00', 1300, 1600],
+        ],
+        [
+          ['TRANSACTION DATE', 140, 400],
+          ['DESCRIPTION', 500, 800],
+          ['AMOUNT (SGD)', 1900, 2200],
+        ],
+        [
+          ["LAST MONTH'S BALANCE", 500, 900],
+          ['412.16', 2000, 2200],
+        ],
+        [
+          ['02/07', 140, 250],
+          ['PAYMENT BY INTERNET', 500, 900],
+          ['(412.16)', 1980, 2200],
+        ],
+        [
+          ['03/07', 140, 250],
+          ['BREAKFAST CAFE', 500, 900],
+          ['4.20', 2100, 2200],
+        ],
+        [
+          ['TOTAL AMOUNT DUE', 500, 900],
+          ['4.20', 2100, 2200],
+        ],
+        [
+          ['CARD NUMBER', 140, 400],
+          ['AMOUNT DUE', 500, 800],
+        ],
+        [
+          ['5488-2926-6730-9473', 140, 460],
+          ['4.20', 500, 600],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2023-07-02', 41216, 'credit'],
+      ['2023-07-03', 420, 'debit'],
+    ]);
+    expect(st.startDate).toBeNull();
+    expect(st.openingBalanceMinor).toBe(41216);
+    expect(st.closingBalanceMinor).toBe(420);
+    expect(st.accountNumber).toBe('5488-2926-6730-9473');
+  });
+
+  it('reads every account of a combined statement (a new table after a closing balance) and skips the $0.00 of a pair', () => {
+    const account = (rows: Array<[string, string, string, string]>): Array<Array<[string, number, number]>> => [
+      [
+        ['Date', 140, 250],
+        ['Description', 300, 700],
+        ['Credits', 1000, 1200],
+        ['Debits', 1300, 1500],
+        ['Balance', 1700, 1900],
+      ],
+      ...rows.map(
+        ([date, credit, debit, balance]): Array<[string, number, number]> => [
+          [`${date} ACH`, 140, 600],
+          [credit, 1000, 1200],
+          [debit, 1300, 1500],
+          [balance, 1700, 1900],
+        ],
+      ),
+    ];
+    const st = statementFromLines(
+      lines([
+        [['Statement Date 08/20/2021', 140, 900]],
+        ...account([['07/26/2021', '$250.00', '-$0.00', '$6,073.37']]),
+        [
+          ['08/20/2021 Ending Balance', 140, 600],
+          ['$6,073.37', 1700, 1900],
+        ],
+        ...account([
+          ['07/26/2021', '$2,500.00', '-$0.00', '$58,392.61'],
+          ['07/27/2021', '$0.00', '-$4,961.00', '$53,431.61'],
+        ]),
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2021-07-26', 25000, 'credit'],
+      ['2021-07-26', 250000, 'credit'],
+      ['2021-07-27', 496100, 'debit'],
+    ]);
+  });
+
+  it('takes the period from the balance lines and the account number from a later page when the top names neither', () => {
+    const st = statementFromLines([
+      ...lines([
+        [['January 31, 2022', 140, 700]],
+        [['Statement period activity summary', 140, 900]],
+        [
+          ['Beginning balance on 1/1', 140, 700],
+          ['$100.00', 1000, 1200],
+        ],
+        [
+          ['Ending balance on 1/31', 140, 700],
+          ['$90.00', 1000, 1200],
+        ],
+        [
+          ['Date', 140, 300],
+          ['Description', 400, 800],
+          ['Amount', 2000, 2200],
+        ],
+        [
+          ['1/10', 140, 300],
+          ['Fee', 400, 800],
+          ['-10.00', 2000, 2200],
+        ],
+      ]),
+      ...lines([[['for Account Number: 0176622896', 140, 900]]]).map((l) => ({ ...l, page: 2, index: 6 })),
+    ]);
+    expect([st.startDate, st.endDate, st.accountNumber]).toEqual(['2022-01-01', '2022-01-31', '0176622896']);
+    const ending = statementFromLines(
+      lines([
+        [['Statement Ending 06/30/2023', 140, 900]],
+        [
+          ['06/01/2023', 140, 380],
+          ['Beginning Balance', 400, 800],
+          ['$159.63', 1000, 1200],
+        ],
+      ]),
+    );
+    expect([ending.startDate, ending.endDate]).toEqual(['2023-06-01', '2023-06-30']);
+  });
+
+  it('names the bank from its postal address or its footer over a heading, and reads a masked account number', () => {
+    const table: Array<Array<[string, number, number]>> = [
+      [
+        ['Date', 140, 300],
+        ['Description', 400, 800],
+        ['Amount', 2000, 2200],
+      ],
+      [
+        ['01/10/2022', 140, 380],
+        ['Fee', 400, 800],
+        ['-10.00', 2000, 2200],
+      ],
+    ];
+    const st = statementFromLines(
+      lines([
+        [['Harbour Essential Checking', 140, 900]],
+        [['Questions?', 1400, 1700]],
+        [['Write: Harbour Bank, N.A. (163)', 1400, 2100]],
+        [['Account Number: xxxxxx1234', 140, 900]],
+        ...table,
+      ]),
+    );
+    expect([st.bankName, st.accountNumber]).toEqual(['Harbour Bank, N.A.', 'xxxxxx1234']);
+    const footer = lines([[['Customer Care Information', 1400, 2100]], ...table]);
+    footer.push({
+      ...footer[0]!,
+      y0: 3300,
+      y1: 3330,
+      rel: 0.96,
+      index: 3,
+      cells: [{ text: 'Harbour Bank Member FDIC', x0: 140, x1: 700 }],
+      text: 'Harbour Bank Member FDIC',
+    });
+    expect(statementFromLines(footer).bankName).toBe('Harbour Bank');
+  });
+
+  it('reads side-by-side check tables (date in the second column) and no transactions from a daily balances table', () => {
+    const st = statementFromLines(
+      lines([
+        [['Statement Ending 06/30/2023', 140, 900]],
+        [
+          ['Date', 140, 300],
+          ['Description', 400, 800],
+          ['Amount', 2000, 2200],
+        ],
+        [
+          ['06/02/2023', 140, 380],
+          ['Transfer in', 400, 800],
+          ['$50.00', 2000, 2200],
+        ],
+        [['Checks Cleared', 140, 600]],
+        [
+          ['Check Nbr', 250, 450],
+          ['Date', 600, 750],
+          ['Amount', 950, 1150],
+          ['Check Nbr', 1400, 1600],
+          ['Date', 1750, 1900],
+          ['Amount', 2100, 2300],
+        ],
+        [
+          ['1001', 350, 450],
+          ['06/06/2023', 580, 800],
+          ['$2,884.38', 950, 1150],
+          ['1006', 1500, 1600],
+          ['06/20/2023', 1730, 1950],
+          ['$2,104.20', 2100, 2300],
+        ],
+        [
+          ['1002', 350, 450],
+          ['06/07/2023', 580, 800],
+          ['$3,057.00', 950, 1150],
+        ],
+        [['Daily Balances', 140, 600]],
+        [
+          ['Date', 140, 300],
+          ['Amount', 600, 800],
+          ['Date', 900, 1100],
+          ['Amount', 1400, 1600],
+        ],
+        [
+          ['06/01/2023', 140, 380],
+          ['$15,159.63', 600, 800],
+          ['06/09/2023', 900, 1140],
+          ['$2,332.26', 1400, 1600],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type, t.description])).toEqual([
+      ['2023-06-02', 5000, 'credit', 'Transfer in'],
+      ['2023-06-06', 288438, 'debit', '1001'],
+      ['2023-06-20', 210420, 'debit', '1006'],
+      ['2023-06-07', 305700, 'debit', '1002'],
+    ]);
+  });
 });

@@ -38,22 +38,42 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ],
   [
     'text',
-    /(?<![a-z])(description|details|particulars|narrative|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz)(?![a-z])/,
+    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz)(?![a-z])/,
   ],
 ];
 
 const OPENING =
-  /(opening balance|previous balance|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput)/;
+  /(opening balance|previous balance|last month.?s balance|last statement balance|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput)/;
 const CLOSING =
-  /(closing balance|new balance|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit)/;
+  /(closing balance|new balance|total amount due|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit)/;
 const CARRY =
   /(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|reporte|report|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|transport|van vorige pagina|naar volgende pagina|sold reportat|de reportat)/;
 const TOTAL =
   /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere))/;
 
+/**
+ * Header cells of a summary box, not of a transaction table ("Payment due date", "Total credit limit", "Total
+ * minimum due" on a card statement): such a row is read as the box it is.
+ */
+const SUMMARY_CELL = /(?<![a-z])(total|limit|due|available|minimum)(?![a-z])/;
+/** A card statement (its balance is what the holder owes): the words of its summary box. */
+const CARD_STATEMENT =
+  /(credit limit|credit line|minimum (?:amount |payment )?due|minimum payment|payment due date|available credit|kreditrahmen|kreditlimit|mindestbetrag|limite de credit|montant minimum|pago minimo|limite de credito|importo minimo|fido|kredietlimiet|minimumbedrag|limita de credit|plata minima)/;
+
+/** The date a statement ends on, printed alone ("Statement Ending 06/30/2023"). */
+const STATEMENT_END = /(statement ending|statement closing date|period ending|statement end date)/;
+
+/** An account number after its label: digits (a letter prefix allowed), or masked but for its last digits ("xxxxxx1234"). */
+const ACCOUNT_NUMBER = String.raw`[A-Z]{0,4}\d[\d \-/.]{3,30}\d|[Xx*•]{2,12}\d{2,6}(?![\dA-Za-z])`;
+/** A legal form after a bank's name ("Wells Fargo Bank, N.A.", "… AG", "… plc"). */
+const LEGAL_FORM =
+  /(?<![a-z])(n\.a\.|inc\.?|ltd\.?|plc|ag|s\.a\.|sa|gmbh|fsb|n\.v\.|b\.v\.|s\.p\.a\.|spa|eg|llc|corp\.?)$/;
+/** Regulator phrases after a bank's name in a footer ("Ally Bank Member FDIC"). */
+const FOOTER_TAIL = /\s*(?:,?\s*(?:member fdic|member sipc|equal housing lender|fdic insured))+\s*\.?$/i;
+
 const IBAN = /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b/g;
 const ACCOUNT_LABEL =
-  /(account number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
+  /(account number|card number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
 const PERIOD_LABEL =
   /(period|statement period|from|zeitraum|vom|periode|periodo|du|dal|del|van|perioada|de la)(?![a-z])/;
 const CURRENCY_LABEL = /(currency|wahrung|devise|monnaie|valuta|divisa|moneda|munt|valuta rekening)(?![a-z])/;
@@ -119,10 +139,12 @@ function headerColumns(line: Line, folded: string[]): Column[] | null {
   if (/\d{2}/.test(line.text)) return null;
   const cols: Column[] = [];
   let named = 0;
+  let summary = false;
   line.cells.forEach((c, j) => {
     const f = folded[j]!;
     const roles = rolesIn(f);
     if (roles.length) named += 1;
+    if (roles.length && SUMMARY_CELL.test(f)) summary = true;
     const per = (c.x1 - c.x0) / Math.max(f.length, 1);
     roles.forEach((r, k) => {
       const x0 = k === 0 ? c.x0 : c.x0 + per * r.start;
@@ -133,7 +155,7 @@ function headerColumns(line: Line, folded: string[]): Column[] | null {
   const roles = new Set(cols.map((c) => c.role));
   if (!roles.has('date') && !roles.has('value')) return null;
   if (!roles.has('amount') && !roles.has('debit') && !roles.has('credit')) return null;
-  if (cols.length < 3 || named < line.cells.length - 1) return null;
+  if (cols.length < 3 || named < line.cells.length - 1 || summary) return null;
   // A lone value-date column with no booking date: the value date is then the only date there is.
   if (!roles.has('date')) for (const c of cols) if (c.role === 'value') c.role = 'date';
   return cols;
@@ -354,17 +376,49 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       const m = ACCOUNT_LABEL.exec(f);
       if (!m) continue;
       const rest = l.text.slice(m.index + m[0].length);
-      const num = /^[\s:]*([A-Z]{0,4}[\d][\d \-/.]{3,30}\d)/.exec(rest);
+      const num = new RegExp(`^[\\s:]*(${ACCOUNT_NUMBER})`).exec(rest);
       if (num) {
         info.accountNumber = num[1]!.replace(/[\s]/g, '');
         break;
       }
     }
   }
+  if (!info.accountNumber) {
+    // The number under its label, in the label's column on the next line ("Card number" over "5488-2926-…"), anywhere
+    // in the document (a payment slip on the last page).
+    doc.lines.forEach((l, i) => {
+      if (info.accountNumber) return;
+      // Or after its label on one line of a later page ("for Account Number: 0176622896" on page 2).
+      const lm = ACCOUNT_LABEL.exec(doc.folded[i]!.join(' '));
+      const same = lm && new RegExp(`^[\\s:]*(${ACCOUNT_NUMBER})`).exec(l.text.slice(lm.index + lm[0].length));
+      if (same && /\d{4}/.test(same[1]!.replace(/\D/g, ''))) {
+        info.accountNumber = same[1]!.replace(/\s/g, '');
+        return;
+      }
+      for (const c of l.cells) {
+        const f = foldAligned(c.text).trim();
+        const m = ACCOUNT_LABEL.exec(f);
+        if (m?.index !== 0 || m[0].length < f.length) continue;
+        // The first of the next lines (a label may take two) with a cell under it.
+        for (const next of doc.lines.slice(i + 1, i + 3)) {
+          if (next.page !== l.page || next.y0 - l.y1 > 4 * l.size) break;
+          const under = next.cells.find((n) => n.x0 < c.x1 && n.x1 > c.x0);
+          const num = under && new RegExp(`^\\s*(${ACCOUNT_NUMBER})\\s*$`).exec(under.text);
+          if (num) {
+            info.accountNumber = num[1]!.replace(/\s/g, '');
+            return;
+          }
+        }
+      }
+    });
+  }
   // Period: the first line above the table with two dates in order, preferring one with a period label.
+  // Not a statement date and a payment due date side by side (a card statement's summary box, labels above them).
+  const DUE = /(?<![a-z])(due|payment|falligkeit|echeance|vencimiento|scadenza|vervaldatum|scadenta)(?![a-z])/;
   const periodLines = head
-    .map((l) => ({ l, dates: findDates(l.text, doc.dayOrder) }))
-    .filter((x) => x.dates.length === 2 && x.dates[0]!.iso <= x.dates[1]!.iso);
+    .map((l, k) => ({ l, k, dates: findDates(l.text, doc.dayOrder) }))
+    .filter((x) => x.dates.length === 2 && x.dates[0]!.iso <= x.dates[1]!.iso)
+    .filter((x) => !DUE.test(foldAligned(x.l.text)) && !DUE.test(foldAligned(head[x.k - 1]?.text ?? '')));
   const period = periodLines.find((x) => PERIOD_LABEL.test(foldAligned(x.l.text))) ?? periodLines[0];
   if (period) {
     info.startDate = period.dates[0]!.iso;
@@ -387,15 +441,26 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   // Bank name: a cell in the top of page 1 that is a name (no digits, no label, not the title), bank words first,
   // then the largest type, then the topmost.
   const candidates: Array<{ text: string; score: number }> = [];
-  for (const l of head) {
-    if (l.rel > 0.3) continue;
-    l.cells.forEach((c) => {
-      const f = foldAligned(c.text);
-      if (/\d|[:@]/.test(c.text) || c.text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(c.text)) return;
-      if (/www\.|\.com|\.de|http/.test(f)) return;
-      const score = (BANK_WORDS.test(f) ? 100 : 0) + l.size * 2 - l.rel * 10;
-      candidates.push({ text: c.text.trim(), score });
-    });
+  const consider = (text: string, l: Line, bonus: number) => {
+    const f = foldAligned(text);
+    if (/\d|[:@?]/.test(text) || text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(text)) return;
+    if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
+    const bank = BANK_WORDS.test(f);
+    const score = (bank ? 100 : 0) + (bank && LEGAL_FORM.test(f.trim()) ? 50 : 0) + l.size * 2 - l.rel * 10 + bonus;
+    candidates.push({ text: text.trim(), score });
+  };
+  for (const l of doc.lines) {
+    if (l.page !== 1) continue;
+    for (const c of l.cells) {
+      if (l.rel <= 0.3 && l.index < Math.max(before, 0)) consider(c.text, l, 0);
+      // The bank's postal address ("Write: Wells Fargo Bank, N.A. (163)"), its branch code dropped.
+      const address = /^(?:write|mail to|write to|send to|postal address)\s*:\s*(.+?)(?:\s*\(\d+\))?$/i.exec(
+        c.text.trim(),
+      );
+      if (address && l.rel <= 0.5) consider(address[1]!, l, 0);
+      // A footer naming the bank ("Ally Bank Member FDIC"): below any name at the top.
+      if (l.rel >= 0.9 && FOOTER_TAIL.test(c.text)) consider(c.text.replace(FOOTER_TAIL, ''), l, -40);
+    }
   }
   candidates.sort((a, b) => b.score - a.score);
   info.bankName = candidates[0]?.text ?? null;
@@ -442,6 +507,54 @@ const DEBIT_SECTION =
 const CREDIT_SECTION =
   /^(?:electronic |other |ach )?(?:credits?|deposits?|additions|gutschriften|eingange|versements|entrees|accrediti|entrate|abonos|ingresos|bijschrijvingen|creditari|incasari)(?: (?:and|&) (?:other )?(?:credits|additions|deposits))?$/;
 
+/** A table of day-end balances ("Daily Balances"): its dated amounts are no transactions. */
+const BALANCE_SECTION =
+  /^(?:daily|ending daily|daily ending) balances?(?: summary)?$|^balance summary$|^tagessalden$|^soldes quotidiens$|^saldi giornalieri$|^saldos diarios$|^dagsaldi$/;
+
+/**
+ * Side-by-side tables ("Check Nbr | Date | Amount | Check Nbr | Date | Amount", daily balances in three columns): a
+ * header whose roles repeat splits it and the dated lines under it into one line per group, each shifted under the
+ * first group's columns, so the rest reads them as ordinary rows.
+ */
+function splitRepeatedTables(lines: Line[]): Line[] {
+  const out: Line[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    const hdr = headerColumns(
+      line,
+      line.cells.map((c) => foldAligned(c.text)),
+    );
+    const roles = hdr?.map((c) => c.role) ?? [];
+    const k = [2, 3, 4].find(
+      (n) => roles.length % n === 0 && roles.length >= 2 * n && roles.every((r, j) => r === roles[j % n]),
+    );
+    if (!hdr || !k) {
+      out.push(line);
+      continue;
+    }
+    // Group g starts halfway between the previous group's last column and its own first one.
+    const starts = [Number.NEGATIVE_INFINITY];
+    for (let g = 1; g < roles.length / k; g += 1) starts.push((hdr[g * k - 1]!.x1 + hdr[g * k]!.x0) / 2);
+    const groupOf = (c: Cell) => starts.filter((x) => (c.x0 + c.x1) / 2 >= x).length - 1;
+    const split = (l: Line): Line[] =>
+      starts.flatMap((_, g) => {
+        const shift = g === 0 ? 0 : hdr[0]!.x0 - hdr[g * k]!.x0;
+        const cells = l.cells
+          .filter((c) => groupOf(c) === g)
+          .map((c) => ({ ...c, x0: c.x0 + shift, x1: c.x1 + shift }));
+        return cells.length ? [{ ...l, cells, text: cells.map((c) => c.text).join(' ') }] : [];
+      });
+    out.push(split(line)[0]!);
+    for (let j = i + 1; j < lines.length; j += 1) {
+      const l = lines[j]!;
+      if (l.page !== line.page || !findDates(l.text, 'dmy').length) break;
+      out.push(...split(l));
+      i = j;
+    }
+  }
+  return out.map((l, index) => ({ ...l, index }));
+}
+
 /** The kind of amounts a section heading announces, from its folded text, or null for any other line. */
 function sectionType(folded: string): TransactionType | null {
   const t = folded.replace(/\s+/g, ' ').trim();
@@ -464,7 +577,7 @@ function statementDate(doc: Doc, before: number): string | null {
 export function statementFromLines(input: Line[]): ParsedStatement {
   const st = emptyStatement();
   if (!input.length) return st;
-  const lines = joinSplitRows(input);
+  const lines = splitRepeatedTables(joinSplitRows(input));
   const doc = prepareDoc(lines);
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
   const head = readHeader(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
@@ -478,6 +591,36 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   const endYear = reference ? Number(reference.slice(0, 4)) : null;
   const endMonth = reference ? Number(reference.slice(5, 7)) : null;
   const yearOf = (m: number) => (endYear === null ? null : endMonth !== null && m > endMonth ? endYear - 1 : endYear);
+
+  // No period above the table: the dates of the balance lines ("Beginning balance on 7/14", "Ending Balance, as of
+  // 08/20/2021", "06/01/2023 Beginning Balance"), the first of each, or the date the statement ends on.
+  if (!st.startDate || !st.endDate) {
+    const dateOn = (l: Line): string | null => {
+      const full = findDates(l.text, doc.dayOrder)[0];
+      if (full) return full.iso;
+      for (const c of l.cells) {
+        const t = c.text.replace(/^.*?(?:\bon|\bas of|,)\s+(?=\d)/i, '');
+        const d = leadingDate(t, doc.dayOrder, yearOf);
+        if (d && !d.rest.trim()) return d.iso;
+        const lead = leadingDate(c.text, doc.dayOrder, yearOf);
+        if (lead && OPENING.test(foldAligned(l.text)) !== CLOSING.test(foldAligned(l.text))) return lead.iso;
+      }
+      return null;
+    };
+    let start: string | null = null;
+    let end: string | null = null;
+    for (const l of doc.lines) {
+      const f = foldAligned(l.text);
+      if (STATEMENT_END.test(f) && !end) end = findDates(l.text, doc.dayOrder)[0]?.iso ?? null;
+      if (!start && OPENING.test(f) && !CLOSING.test(f)) start = dateOn(l);
+      else if (start && OPENING.test(f) && !CLOSING.test(f)) continue;
+      if (CLOSING.test(f) && !OPENING.test(f) && !end) end = dateOn(l);
+    }
+    if (start && end && start <= end) {
+      st.startDate ??= start;
+      st.endDate ??= end;
+    } else if (end && !st.endDate && (!st.startDate || st.startDate <= end)) st.endDate = end;
+  }
 
   // Opening and closing balances: labelled lines anywhere (a summary box above the table or rows in it).
   for (const l of doc.lines) {
@@ -496,10 +639,15 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   let ended = false;
   let last: Row | null = null;
   let section: TransactionType | null = null;
-  for (let i = Math.max(firstHeader, 0); i < doc.lines.length && !ended; i += 1) {
+  let balancesOnly = false;
+  for (let i = Math.max(firstHeader, 0); i < doc.lines.length; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
+    // After a closing balance only a new table header (another account's) is read on.
+    if (ended && !hdr) continue;
     if (hdr) {
+      // A new table after a closing balance: the next account of a combined statement.
+      ended = false;
       cols = hdr;
       last = null;
       // A skewed scan can put part of the header a line lower ("importo" here, "saldo" just under it): header words
@@ -515,9 +663,15 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       continue;
     }
     const f = foldAligned(line.text);
-    const first = line.cells[0]!;
     const dateCol = cols?.find((c) => c.role === 'date' || c.role === 'value');
-    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence).
+    // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence); where the
+    // header puts another column first ("Check Nbr | Date | Amount"), the date is the cell under its column.
+    let at = 0;
+    if (dateCol && cols![0]!.role !== 'date' && cols![0]!.role !== 'value') {
+      const j = line.cells.findIndex((c) => c.x0 < dateCol.x1 + line.size && c.x1 > dateCol.x0 - line.size);
+      if (j > 0 && line.cells.slice(0, j).every((c) => !leadingDate(c.text, doc.dayOrder, yearOf))) at = j;
+    }
+    const first = line.cells[at]!;
     const startsLeft = !dateCol || first.x0 <= dateCol.x1 + 2 * line.size;
     const d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
     const isBalanceRow = OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f);
@@ -528,6 +682,10 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       last = null;
       continue;
     }
+    if (d && balancesOnly) {
+      last = null;
+      continue;
+    }
     if (!d) {
       // A continuation of the row above: text only, close under it, on the same page.
       const hasAmount = line.cells.some((c) => amountCell(c.text, decimals, hint));
@@ -535,8 +693,10 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       // amounts under it are, in statements that list debits and credits apart.
       if (!hasAmount && line.text.split(/\s+/).length <= 6) {
         const heading = sectionType(f);
-        if (heading) {
+        const balances = BALANCE_SECTION.test(f.replace(/\s+/g, ' ').trim());
+        if (heading || balances) {
           section = heading;
+          balancesOnly = balances;
           last = null;
           continue;
         }
@@ -547,12 +707,20 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       } else last = null;
       continue;
     }
-    const row: Row = { line, date: d.iso, valueDate: null, texts: [], amount: null, type: null, balance: null };
+    const row: Row = {
+      line,
+      date: d.iso,
+      valueDate: null,
+      texts: line.cells.slice(0, at).map((c) => c.text),
+      amount: null,
+      type: null,
+      balance: null,
+    };
     const rest = d.rest.trim();
     // The rest of the first cell may hold a second date (value date) and then text.
     const cellsLeft: Array<{ text: string; x0: number; x1: number }> = [];
     if (rest) cellsLeft.push({ text: rest, x0: first.x1 - 1, x1: first.x1 });
-    cellsLeft.push(...line.cells.slice(1));
+    cellsLeft.push(...line.cells.slice(at + 1));
     const numeric: Array<{ cell: Cell; minor: number; type: TransactionType | null }> = [];
     // OCR: a minus read apart from its amount, as a dash of its own in the cell before it.
     let looseMinus = false;
@@ -602,6 +770,9 @@ export function statementFromLines(input: Line[]): ParsedStatement {
           continue;
         }
         if (row.amount !== null) continue;
+        // "$0.00" under credits beside "-$4,961.00" under debits: the zero is the empty cell of the pair.
+        const other = numeric.some((o) => o !== n && o.minor !== 0 && numericColumn(cols!, o.cell)?.role !== 'balance');
+        if (n.minor === 0 && other) continue;
         row.amount = n.minor;
         row.type = col.role === 'debit' ? 'debit' : col.role === 'credit' ? 'credit' : n.type;
       }
@@ -630,6 +801,15 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     last = row;
   }
   if (st.openingBalanceMinor === null && carriedBeforeFirst !== null) st.openingBalanceMinor = carriedBeforeFirst;
+  // A card statement prints what the holder owes: purchases unsigned (debits), payments and refunds in brackets, with a
+  // minus or CR (credits). Only where neither columns nor running balances tell the direction.
+  if (CARD_STATEMENT.test(doc.folded.flat().join(' ')) && !rows.some((r) => r.typeFromColumn || r.balance !== null)) {
+    for (const r of rows) {
+      const cell = r.line.cells.find((c) => amountCell(c.text, decimals, hint)?.minor === r.amount)?.text ?? '';
+      r.type = /\bDR\b|\bDr\b/.test(cell) ? 'debit' : r.type === null ? 'debit' : 'credit';
+      r.typeFromColumn = true;
+    }
+  }
 
   const settled = settleTypes(rows, st.openingBalanceMinor, st.closingBalanceMinor);
   st.transactions = settled.map(
