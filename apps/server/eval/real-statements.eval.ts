@@ -7,7 +7,7 @@ import {
   type RealStatementTruth,
   toMinor,
 } from './real-statements.dataset';
-import type { StatementScore } from './statement.eval';
+import { newScore, type StatementScore } from './statement.score';
 
 /**
  * The real statement corpus (eval/real-statements) scored like the other statement sets: transactions P/R (same
@@ -52,33 +52,8 @@ const txList = (txs: TruthTx[]) =>
   txs.length > 6 ? `${txs.slice(0, 6).map(txText).join('; ')}; … ${txs.length - 6} more` : txs.map(txText).join('; ');
 
 /** The rows on each side that found no partner, for the verbose list. */
-function unmatched(truth: TruthTx[], ours: TruthTx[]): { missed: TruthTx[]; extra: TruthTx[] } {
-  const left = [...truth];
-  const extra: TruthTx[] = [];
-  for (const t of ours) {
-    const k = left.findIndex(
-      (e) => e.date === t.date && e.type === t.type && Math.abs(e.amountMinor - t.amountMinor) <= 1,
-    );
-    if (k === -1) extra.push(t);
-    else left.splice(k, 1);
-  }
-  return { missed: left, extra };
-}
-
 export async function runRealStatements(read: Reader, split: 'dev' | 'held-out'): Promise<StatementScore> {
-  const s: StatementScore = {
-    name: `real statement PDFs (${split === 'dev' ? 'dev' : 'held out, never tuned on'})`,
-    files: 0,
-    truth: 0,
-    found: 0,
-    matched: 0,
-    headerRight: {},
-    headerTotal: {},
-    balanceOk: 0,
-    balanceChecked: 0,
-    failures: [],
-    ms: 0,
-  };
+  const s = newScore(`real statement PDFs (${split === 'dev' ? 'dev' : 'held out, never tuned on'})`);
   for (const { file, name, item } of loadRealStatements()) {
     if (item.split !== split) continue;
     const t0 = performance.now();
@@ -103,9 +78,8 @@ export async function runRealStatements(read: Reader, split: 'dev' | 'held-out')
       s.failures.push(
         `${name}: ${m.matched} of ${m.truth} truth, ${m.found} found${r.ok ? `, ${sts.length} statement(s)` : ` ${r.errors[0]!.code}`}`,
       );
-      const u = unmatched(truth, ours);
-      if (u.missed.length) s.failures.push(`    missed: ${txList(u.missed)}`);
-      if (u.extra.length) s.failures.push(`    extra:  ${txList(u.extra)}`);
+      if (m.missed.length) s.failures.push(`    missed: ${txList(m.missed)}`);
+      if (m.extra.length) s.failures.push(`    extra:  ${txList(m.extra)}`);
     }
     for (const [f, key] of HEADER) {
       if (item.unscored?.includes(f) || item[f] === undefined) continue;

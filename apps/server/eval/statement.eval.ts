@@ -35,6 +35,7 @@ import { runRealStatements } from './real-statements.eval';
 import { LANGS, type StatementFamily, statementFamilies } from './statement.families';
 import { DEV_LAYOUTS, type GeneratedStatement, generateStatement } from './statement.generator';
 import { renderScansIsolated } from './statement.scans';
+import { newScore, type StatementScore } from './statement.score';
 
 const HEADER_FIELDS = [
   'bankName',
@@ -45,36 +46,6 @@ const HEADER_FIELDS = [
   'openingBalanceMinor',
   'closingBalanceMinor',
 ] as const;
-
-export interface StatementScore {
-  name: string;
-  files: number;
-  truth: number;
-  found: number;
-  matched: number;
-  headerRight: Record<string, number>;
-  headerTotal: Record<string, number>;
-  balanceOk: number;
-  balanceChecked: number;
-  failures: string[];
-  ms: number;
-}
-
-function newScore(name: string): StatementScore {
-  return {
-    name,
-    files: 0,
-    truth: 0,
-    found: 0,
-    matched: 0,
-    headerRight: {},
-    headerTotal: {},
-    balanceOk: 0,
-    balanceChecked: 0,
-    failures: [],
-    ms: 0,
-  };
-}
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)} %`);
 

@@ -21,16 +21,7 @@ export function connectRouteOptions(app: Pick<FastifyInstance, 'createRateLimit'
     app.createRateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: (request) => `address:${request.ip}` }),
   ];
   return {
-    // After the auth hook (onRequest), so that the person is known; after validation, so that typos cost nothing.
-    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
-      for (const limit of limits) {
-        const result = await limit(request);
-        if (!result.isAllowed && result.isExceeded) {
-          reply.header('retry-after', String(result.ttlInSeconds));
-          throw new RateLimitedError('Too many connection attempts; try again in a minute');
-        }
-      }
-    },
+    preHandler: refuseOverLimit(limits, 'Too many connection attempts; try again in a minute'),
     onError: async (request: FastifyRequest, _reply: FastifyReply, error: Error) => {
       if (error instanceof ConnectionFailedError) {
         request.log.warn({ reason: reasons(error.cause) }, 'could not connect to the server a person named');
@@ -54,14 +45,24 @@ export function perPersonRouteOptions(
     timeWindow: 60_000,
     keyGenerator: (request) => `person:${request.routeOptions.url}:${request.user.id}`,
   });
-  return {
-    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+  return { preHandler: refuseOverLimit([limit], message) };
+}
+
+type RateLimit = ReturnType<FastifyInstance['createRateLimit']>;
+
+/**
+ * A preHandler counting the call against each limit: after the auth hook (onRequest), so that the person is known;
+ * after validation, so that typos cost nothing.
+ */
+function refuseOverLimit(limits: RateLimit[], message: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    for (const limit of limits) {
       const result = await limit(request);
       if (!result.isAllowed && result.isExceeded) {
         reply.header('retry-after', String(result.ttlInSeconds));
         throw new RateLimitedError(message);
       }
-    },
+    }
   };
 }
 

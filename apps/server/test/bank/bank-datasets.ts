@@ -175,23 +175,21 @@ export interface Score {
   matched: number;
 }
 
-/** Multiset match: same date, amount within one minor unit (±0.01), same type. */
-export function matchTransactions(
+/** Multiset match: same date, amount within one minor unit (±0.01), same type; what is left on each side too. */
+export function matchTransactions<T extends Pick<StatementTransaction, 'date' | 'amountMinor' | 'type'>>(
   truth: TruthTx[],
-  ours: Array<Pick<StatementTransaction, 'date' | 'amountMinor' | 'type'>>,
-): Score {
+  ours: T[],
+): Score & { missed: TruthTx[]; extra: T[] } {
   const left = [...truth];
-  let matched = 0;
+  const extra: T[] = [];
   for (const t of ours) {
     const k = left.findIndex(
       (e) => e.date === t.date && e.type === t.type && Math.abs(e.amountMinor - t.amountMinor) <= 1,
     );
-    if (k !== -1) {
-      left.splice(k, 1);
-      matched += 1;
-    }
+    if (k === -1) extra.push(t);
+    else left.splice(k, 1);
   }
-  return { truth: truth.length, found: ours.length, matched };
+  return { truth: truth.length, found: ours.length, matched: ours.length - extra.length, missed: left, extra };
 }
 
 export function headerScore(
