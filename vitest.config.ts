@@ -23,6 +23,9 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['./src/test/setup.ts'],
+          // jsdom tests share the machine with the server projects in one run: a busy machine makes them slow, not
+          // failed (a 5 s default once timed out 'logs out' under the full run).
+          testTimeout: 30_000,
         },
       },
       {
