@@ -265,7 +265,7 @@ describe('routes', () => {
         expect(screen.getByRole('button', { name: 'Get Started Free' })).toBeInTheDocument();
         expect(screen.getByText('You have been signed out successfully.')).toBeInTheDocument();
       },
-      { timeout: 5000 },
+      { timeout: 20_000 },
     );
   });
 
