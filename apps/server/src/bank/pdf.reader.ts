@@ -1,5 +1,6 @@
 import { DEFAULT_LIMITS, type Line, type Word } from '../extraction/extraction.types';
 import { buildLines } from '../extraction/layout/lines';
+import { reportSandboxProgress } from '../sandbox/progress';
 import { statementFromLines } from './pdf.table';
 import type { StatementReader, StatementReadOptions, StatementReadResult } from './statement.types';
 import { fail, headText } from './statement.util';
@@ -89,6 +90,8 @@ async function ocrLines(bytes: Uint8Array, pages: number[]): Promise<Line[]> {
       const r = await ocrPage(canvas, p, {});
       words.push(...r.words);
       heights.set(p, r.height);
+      // Each scanned page costs seconds of OCR: the sandbox's time limit is per page, not per statement.
+      reportSandboxProgress();
     }
   } finally {
     await pdf.destroy().catch(() => undefined);

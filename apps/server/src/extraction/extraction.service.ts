@@ -23,6 +23,7 @@ import { buildLines, linesFromPlainText } from './layout/lines';
 import { documentTypeFromCode } from './rules/document-type.rules';
 import { extractFieldsFromLines } from './rules/fields.rules';
 import { minorToNumber } from './rules/money.parser';
+import { documentTimeLimit } from './time-limit';
 
 /**
  * The extraction pipeline. The first source that gives a confident answer wins, field by field:
@@ -118,18 +119,6 @@ function applyEInvoice(result: ExtractionResult, e: EInvoiceFields) {
   applyRules(result, rules, 'einvoice');
 }
 
-async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ExtractionError('timeout', `Extraction took longer than ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([p, t]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export async function extractInvoiceFields(
   input: { bytes: Uint8Array; filename: string; mimeType?: string },
   options: ExtractOptions = {},
@@ -140,7 +129,12 @@ export async function extractInvoiceFields(
   const limits: ExtractionLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const result = emptyResult();
   try {
-    await withTimeout(run(input, options, limits, result, onLines), limits.timeoutMs);
+    const limit = documentTimeLimit(limits.timeoutMs, limits.timeoutMs * (1 + limits.maxOcrPages));
+    try {
+      await Promise.race([run(input, options, limits, result, onLines, limit.pageDone), limit.expired]);
+    } finally {
+      limit.clear();
+    }
   } catch (error) {
     const code =
       error instanceof ExtractionError ? error.code : ((error as { code?: string }).code ?? 'extraction_failed');
@@ -173,7 +167,8 @@ async function run(
   options: ExtractOptions,
   limits: ExtractionLimits,
   result: ExtractionResult,
-  onLines?: (lines: Line[]) => void,
+  onLines: ((lines: Line[]) => void) | undefined,
+  pageDone: () => void,
 ): Promise<void> {
   const { bytes, filename } = input;
   if (bytes.length === 0) throw new ExtractionError('empty_file', 'The file is empty');
@@ -276,7 +271,7 @@ async function run(
         result.warnings.push({ code: 'ocr_disabled', message: 'The PDF has no text layer and OCR is off' });
       }
       if (ocrImages.length) {
-        const ocrLines = await ocrAll(ocrImages, options, result, pickOcrPages(scanned, limits.maxOcrPages));
+        const ocrLines = await ocrAll(ocrImages, options, result, pickOcrPages(scanned, limits.maxOcrPages), pageDone);
         lines = mergeLines(lines, ocrLines);
       }
     } finally {
@@ -299,7 +294,7 @@ async function run(
       result.warnings.push({ code: 'ocr_disabled', message: 'The file is an image and OCR is off' });
     } else {
       ocrImages = [async () => photoPage(await decodeImage(bytes), options)];
-      lines = await ocrAll(ocrImages, options, result, [1]);
+      lines = await ocrAll(ocrImages, options, result, [1], pageDone);
     }
   } else if (kind === 'heic') {
     // A phone photo: decoded to pixels (after its size is checked), then read like any image.
@@ -322,7 +317,7 @@ async function run(
       result.warnings.push({ code: 'ocr_disabled', message: 'The file is an image and OCR is off' });
     } else {
       ocrImages = [async () => photoPage(canvas, options)];
-      lines = await ocrAll(ocrImages, options, result, [1]);
+      lines = await ocrAll(ocrImages, options, result, [1], pageDone);
     }
   } else {
     throw new ExtractionError('unsupported_format', 'Not a PDF, PNG, JPEG, HEIC or XML file');
@@ -370,6 +365,7 @@ async function ocrAll(
   options: ExtractOptions,
   result: ExtractionResult,
   pageNumbers: number[],
+  pageDone: () => void,
 ): Promise<Line[]> {
   const { ocrPage } = await import('./ocr/ocr.pipeline');
   const words: Word[] = [];
@@ -380,6 +376,7 @@ async function ocrAll(
     const r = await ocrPage(canvas, page, options);
     words.push(...r.words);
     heights.set(page, r.height);
+    pageDone();
     if (r.rotated) result.warnings.push({ code: 'ocr_rotated', message: `Page ${page} was turned ${r.rotated}°` });
     if (r.confidence < 50) {
       result.warnings.push({

@@ -101,6 +101,22 @@ describe('the document sandbox pool', () => {
     await expect(p.run('echo', { bytes: new Uint8Array(1) }, 10_000)).resolves.toMatchObject({ length: 1 });
   });
 
+  it('gives a task that reports each page read its time limit again per page, up to a ceiling', async () => {
+    const p = pool();
+    // 8 pages of 400 ms against a 2 s limit: 3.2 s in all, never 2 s between two reports.
+    await expect(p.run('pages', { pages: 8, ms: 400 }, 2_000)).resolves.toBe(8);
+    // The same work without reports is one task over its limit.
+    await expectFailure(
+      p.run('pages', { pages: 8, ms: 400, silent: true }, 2_000),
+      'document_timeout',
+      /took longer than \d+ s/,
+    );
+    // Reporting for ever does not keep a task alive: it ends at PROGRESS_CEILING limits.
+    await expectFailure(p.run('pages', { pages: 1e6, ms: 50 }, 200), 'document_timeout', /took longer than/);
+    // The pool goes on with a new child.
+    await expect(p.run('pages', { pages: 1, ms: 1 }, 2_000)).resolves.toBe(1);
+  });
+
   it('reports a native crash of the child as a crash of that task only', async () => {
     const p = pool({ size: 2 });
     const [crashed, fine] = await Promise.allSettled([

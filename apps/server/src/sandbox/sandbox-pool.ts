@@ -51,18 +51,28 @@ export interface SandboxPoolOptions {
   log?: (message: string, detail: Record<string, unknown>) => void;
 }
 
+/**
+ * A task that reports progress (progress.ts) gets its time limit again from each report, but never runs longer than
+ * this many time limits in all: a scanned statement of 12 pages at one limit per page fits, a document that keeps
+ * reporting does not run for ever.
+ */
+export const PROGRESS_CEILING = 15;
+
 interface Task {
   id: number;
   name: string;
   input: unknown;
   timeoutMs: number;
+  startedAt?: number;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
 
 interface Reply {
   id: number;
-  ok: boolean;
+  /** Not an answer: the task read one more page (progress.ts). */
+  progress?: true;
+  ok?: boolean;
   value?: unknown;
   error?: { code?: string; message: string };
 }
@@ -143,17 +153,31 @@ class SandboxProcess {
     clearTimeout(this.idleTimer);
     this.task = task;
     this.tasksRun += 1;
-    this.timer = setTimeout(() => {
-      this.kill({
-        failure: 'document_timeout',
-        message: `document could not be read: it took longer than ${Math.round(task.timeoutMs / 1000)} s`,
-      });
-    }, task.timeoutMs);
+    task.startedAt = Date.now();
+    this.armTimer(task, task.timeoutMs);
     this.watchdog = setInterval(() => void this.checkMemory(), 100);
     this.child.send({ id: task.id, name: task.name, input: task.input }, (error) => {
       if (error && this.task === task)
         this.kill({ failure: 'document_crashed', message: 'document could not be read: the reader stopped' });
     });
+  }
+
+  private armTimer(task: Task, ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      const seconds = Math.round((Date.now() - (task.startedAt ?? Date.now())) / 1000);
+      this.kill({
+        failure: 'document_timeout',
+        message: `document could not be read: it took longer than ${seconds} s`,
+      });
+    }, ms);
+  }
+
+  /** The task reported progress: its time limit starts again, within the ceiling. */
+  private extend(task: Task): void {
+    const now = Date.now();
+    const ceiling = (task.startedAt ?? now) + task.timeoutMs * PROGRESS_CEILING;
+    this.armTimer(task, Math.max(0, Math.min(now + task.timeoutMs, ceiling) - now));
   }
 
   private async checkMemory(): Promise<void> {
@@ -190,6 +214,10 @@ class SandboxProcess {
 
   private onReply(reply: Reply): void {
     if (!this.task || reply.id !== this.task.id) return;
+    if (reply.progress) {
+      this.extend(this.task);
+      return;
+    }
     const task = this.finishTask()!;
     if (reply.ok) task.resolve(reply.value);
     else {

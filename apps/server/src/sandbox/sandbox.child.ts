@@ -4,6 +4,8 @@
  * database; what it may touch on disk is limited by Node's permission model where the runtime has it.
  */
 
+import { setRunningSandboxTask } from './progress';
+
 /** A task takes structured-cloneable input (bytes as Uint8Array) and returns structured-cloneable output. */
 export type SandboxTasks = Record<string, (input: never) => Promise<unknown>>;
 
@@ -23,9 +25,12 @@ export function serveSandboxTasks(tasks: SandboxTasks): void {
       try {
         const task = tasks[request.name];
         if (!task) throw Object.assign(new Error(`unknown sandbox task '${request.name}'`), { code: 'unknown_task' });
+        setRunningSandboxTask(request.id);
         const value = await task(request.input as never);
+        setRunningSandboxTask(null);
         process.send!({ id: request.id, ok: true, value });
       } catch (error) {
+        setRunningSandboxTask(null);
         const code = (error as { code?: unknown }).code;
         process.send!({
           id: request.id,
