@@ -77,17 +77,23 @@ export async function readPdfStatement(
 /** Renders the scanned pages at 300 dpi and reads them with extraction's OCR pipeline; lines in pixels per page. */
 async function ocrLines(bytes: Uint8Array, pages: number[]): Promise<Line[]> {
   const { openPdf, renderPdfPage } = await import('../extraction/pdf/pdf.reader');
-  const { ocrPage } = await import('../extraction/ocr/ocr.pipeline');
+  const { ocrPage, pageLanguages, DEFAULT_OCR_LANGS } = await import('../extraction/ocr/ocr.pipeline');
   const pdf = await openPdf(bytes, {
     maxImagePixels: DEFAULT_LIMITS.maxImagePixels,
     inflateBudgetBytes: DEFAULT_LIMITS.maxInflateBytes,
   });
   const words: Word[] = [];
   const heights = new Map<number, number>();
+  // A statement is in one language: the first page that tells it fixes the models for the pages after it.
+  let languages: string[] | null = null;
   try {
     for (const p of pages) {
       const canvas = await renderPdfPage(pdf, p, 300);
-      const r = await ocrPage(canvas, p, {});
+      const r = await ocrPage(canvas, p, languages ? { ocrLanguages: languages } : {}, 'english-first');
+      if (!languages) {
+        const told = pageLanguages(r);
+        if (told !== DEFAULT_OCR_LANGS) languages = told;
+      }
       words.push(...r.words);
       heights.set(p, r.height);
       // Each scanned page costs seconds of OCR: the sandbox's time limit is per page, not per statement.

@@ -4,7 +4,8 @@ import { renderPhoto, renderScan } from '../../../eval/invoice.renderers';
 import { OCR_CONFIDENCE_FACTOR } from '../confidence';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
 import { inspectImage } from './image.loader';
-import { DEFAULT_OCR_LANGS, pageLanguages, weakReading } from './ocr.pipeline';
+import type { OcrEngine, OcrPage } from './ocr.engine';
+import { DEFAULT_OCR_LANGS, pageLanguages, readInPageLanguage, weakReading } from './ocr.pipeline';
 
 describe('languages of the full reading, from the English probe', () => {
   const probe = (text: string) => ({
@@ -20,6 +21,103 @@ describe('languages of the full reading, from the English probe', () => {
     ['4711 05.03.2024 12,00', DEFAULT_OCR_LANGS],
   ])('%s', (text, langs) => {
     expect(pageLanguages(probe(text))).toEqual(langs);
+  });
+});
+
+describe('a page whose probe cannot tell the language', () => {
+  const reading = (text: string, confidence = 90): OcrPage => ({
+    words: text.split(' ').map((t, i) => ({ text: t, x0: i, x1: i + 1, y0: 0, y1: 1, page: 1, confidence })),
+    width: 100,
+    height: 10,
+    confidence,
+  });
+  // Engines that answer with a fixed reading and count their passes (a pass over a page costs seconds).
+  const engine = (text: string, confidence = 90) => {
+    const e = { passes: 0, recognize: async () => (e.passes++, reading(text, confidence)), terminate: async () => {} };
+    return e;
+  };
+  const undecided = reading('4711 05.03.2024 12,00');
+  const opened: string[] = [];
+  const factory = (byLangs: Record<string, ReturnType<typeof engine>>) => async (langs: readonly string[]) => {
+    opened.push(langs.join('+'));
+    return byLangs[langs.join('+')] as OcrEngine;
+  };
+
+  it('is read in English once, and kept when the whole page reads as English or still tells nothing', async () => {
+    for (const text of ['Invoice number 12 Invoice date Total due', '4711 05.03.2024 12,00 34,50']) {
+      opened.length = 0;
+      const english = engine(text);
+      const r = await readInPageLanguage(new Uint8Array(), 1, undecided, null, english, 'english-first', factory({}));
+      expect(r.first.words.map((w) => w.text).join(' ')).toBe(text);
+      expect(english.passes).toBe(1);
+      expect(opened).toEqual([]); // no seven-language pass
+    }
+  });
+
+  it('is read again in the language the English reading shows, keeping the better of the two', async () => {
+    opened.length = 0;
+    const english = engine('Rechnung Nr. 4711 Datum 05.03.2024 Summe netto MwSt', 70);
+    const german = engine('Rechnung Nr. 4711 Datum 05.03.2024 Summe netto MwSt Größe', 92);
+    const r = await readInPageLanguage(
+      new Uint8Array(),
+      1,
+      undecided,
+      null,
+      english,
+      'english-first',
+      factory({ 'deu+eng': german }),
+    );
+    expect(opened).toEqual(['deu+eng']);
+    expect(r.engine).toBe(german);
+    expect(r.first.confidence).toBe(92);
+    const poor = engine('R e c h', 20);
+    const kept = await readInPageLanguage(
+      new Uint8Array(),
+      1,
+      undecided,
+      null,
+      english,
+      'english-first',
+      factory({ 'deu+eng': poor }),
+    );
+    expect(kept.engine).toBe(english);
+  });
+
+  it('is read with all seven models at once where the caller asks so (invoices and receipts)', async () => {
+    opened.length = 0;
+    const english = engine('Invoice number 12 Invoice date Total due');
+    const all = engine('Rechnung');
+    const r = await readInPageLanguage(
+      new Uint8Array(),
+      1,
+      undecided,
+      null,
+      english,
+      'all-languages',
+      factory({ [DEFAULT_OCR_LANGS.join('+')]: all }),
+    );
+    expect(opened).toEqual([DEFAULT_OCR_LANGS.join('+')]);
+    expect(english.passes).toBe(0);
+    expect(r.engine).toBe(all);
+  });
+
+  it('a probe that already tells the language goes straight to that model', async () => {
+    opened.length = 0;
+    const english = engine('x');
+    const french = engine('Facture');
+    const probe = reading('Facture n° 12 du 05/03/2024 Montant TVA client');
+    const r = await readInPageLanguage(
+      new Uint8Array(),
+      1,
+      probe,
+      null,
+      english,
+      'english-first',
+      factory({ 'fra+eng': french }),
+    );
+    expect(opened).toEqual(['fra+eng']);
+    expect(english.passes).toBe(0);
+    expect(r.engine).toBe(french);
   });
 });
 
