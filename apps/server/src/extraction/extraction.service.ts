@@ -20,6 +20,7 @@ import {
 } from './extraction.types';
 import { htmlToText, looksLikeHtml } from './layout/html';
 import { buildLines, linesFromPlainText } from './layout/lines';
+import { hasPdfHeader } from './pdf/pdf.header';
 import { documentTypeFromCode } from './rules/document-type.rules';
 import { extractFieldsFromLines } from './rules/fields.rules';
 import { minorToNumber } from './rules/money.parser';
@@ -70,7 +71,7 @@ function hasBinaryBytes(bytes: Uint8Array): boolean {
 function sniff(bytes: Uint8Array, filename: string): 'pdf' | 'png' | 'jpeg' | 'heic' | 'xml' | 'html' | 'text' | null {
   // Buffer's latin1 is byte-for-byte; WHATWG's 'latin1' label is Windows-1252 on Node 22+ (0x89 becomes U+2030).
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
-  if (head.includes('%PDF-')) return 'pdf';
+  if (hasPdfHeader(bytes)) return 'pdf';
   if (bytes[0] === 0x89 && head.startsWith('\x89PNG')) return 'png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (head.slice(4, 8) === 'ftyp' && /^(heic|heix|hevc|hevx|mif1|msf1)/.test(head.slice(8, 12))) return 'heic';

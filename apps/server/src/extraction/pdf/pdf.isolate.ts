@@ -25,7 +25,9 @@ import { PdfReadError, type PdfText } from './pdf.reader';
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-let mod = null;
+// pdf.js, loaded once (on a warm-up message or the first document); a failed load is tried again on the next.
+let loading = null;
+const loaded = () => (loading ??= loadUnpdf().catch((e) => { loading = null; throw e; }));
 // pdf.js inflates Flate streams through the web DecompressionStream (slow per stream in Node) and falls back to its
 // own JavaScript inflater when that fails. This stand-in inflates at once with node:zlib; on an error (a corrupt
 // stream, a bad checksum) it throws, and pdf.js takes its own, more lenient, path as before.
@@ -102,6 +104,9 @@ async function loadUnpdf() {
       }
     }
     if (changed) {
+      // Named for stack traces: else every frame in pdf.js carries the whole data: URL (2 MB), and each error whose
+      // stack is read (the web streams pdf.js reads through make one) costs tens of milliseconds.
+      src += '\\n//# sourceURL=unpdf-pdfjs-patched.mjs\\n';
       const pdfjs = await import('data:text/javascript;base64,' + Buffer.from(src).toString('base64'));
       await api.definePDFJSModule(() => Promise.resolve(pdfjs));
     }
@@ -109,6 +114,8 @@ async function loadUnpdf() {
   return api;
 }
 parentPort.on('message', async (job) => {
+  // A warm-up (warmPdfWorker): load pdf.js now; the document follows in another message.
+  if (job.warm) { loaded().catch(() => {}); return; }
   let pdf = null;
   budget.limit = job.inflateBudget;
   budget.used = 0;
@@ -116,8 +123,7 @@ parentPort.on('message', async (job) => {
   const tooLarge = () => ({ id: job.id, error: { code: 'pdf_too_large',
     message: 'The PDF is too large to read: its streams inflate to more than ' + Math.round(budget.limit / 1048576) + ' MB' } });
   try {
-    mod ??= await loadUnpdf();
-    const getDocumentProxy = mod.getDocumentProxy;
+    const { getDocumentProxy } = await loaded();
     try {
       pdf = await getDocumentProxy(job.bytes, {
         isEvalSupported: false, verbosity: 0, enableXfa: false, disableFontFace: true,
@@ -238,6 +244,15 @@ function getWorker(source: string): Worker {
   w.on('exit', () => fail('The PDF reader stopped'));
   worker = w;
   return w;
+}
+
+/**
+ * Starts the worker and has it load pdf.js (0.1–0.3 s) before the document is sent, so that the load overlaps the
+ * caller's own work (a sandbox child loads the extraction pipeline meanwhile). Nothing when a worker is running.
+ */
+export function warmPdfWorker(): void {
+  if (worker) return;
+  getWorker(WORKER_SOURCE).postMessage({ warm: true });
 }
 
 /** Stops the PDF worker (tests, shutdown). */
