@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../eval/eval.dataset';
 import { javascriptPdf, kernedTextPdf, slowTextPdf } from '../../../test/extraction/bad-inputs';
 import { extractInvoiceFields } from '../extraction.service';
-import { pdfLimits, readPdfTextIsolated, terminatePdfWorker, usePdfTextFastPath } from './pdf.isolate';
+import { pdfLimits, readPdfTextIsolated, terminatePdfWorker, usePdfTextFastPath, warmPdfWorker } from './pdf.isolate';
 
 afterAll(async () => {
   await usePdfTextFastPath(true);
@@ -48,6 +48,20 @@ describe('word spacing', () => {
   it('keeps a kerned word whole and still parts words a quarter em apart', async () => {
     const text = await readPdfTextIsolated(kernedTextPdf(), pdfLimits(10, 10_000));
     expect(text.words.map((w) => w.text).join(' ')).toBe('Lieferant GmbH');
+    await terminatePdfWorker();
+  });
+});
+
+describe('warm-up', () => {
+  // The document arrives while the worker is still loading pdf.js: it waits for that load, with the fast path on.
+  it('reads a document sent right after the warm-up, and one after the load', async () => {
+    await terminatePdfWorker();
+    warmPdfWorker();
+    const first = await readPdfTextIsolated(kernedTextPdf(), pdfLimits(10, 10_000));
+    expect(first.words.map((w) => w.text).join(' ')).toBe('Lieferant GmbH');
+    warmPdfWorker(); // a running worker is kept
+    const second = await readPdfTextIsolated(javascriptPdf(), pdfLimits(10, 10_000));
+    expect(second.words.map((w) => w.text).join(' ')).toContain('JS-1');
     await terminatePdfWorker();
   });
 });
