@@ -43,6 +43,9 @@ try {
   const { writeTextPdfjs } = await import(patcher);
   if (!writeTextPdfjs(path.join(here, 'dist')))
     console.warn('pdf.js: no text patch applies; workers read with stock pdf.js');
+} catch (error) {
+  // Not fatal: the workers then patch pdf.js when they start, as they do when running from the sources.
+  console.warn(`The patched pdf.js was not written (${error instanceof Error ? error.message : error})`);
 } finally {
   await fs.rm(patcher, { force: true });
 }
