@@ -1,10 +1,20 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../eval/eval.dataset';
 import { javascriptPdf, kernedTextPdf, slowTextPdf } from '../../../test/extraction/bad-inputs';
 import { extractInvoiceFields } from '../extraction.service';
-import { pdfLimits, readPdfTextIsolated, terminatePdfWorker, usePdfTextFastPath } from './pdf.isolate';
+import {
+  pdfLimits,
+  readPdfTextIsolated,
+  terminatePdfWorker,
+  usePdfTextFastPath,
+  usePrebuiltPdfjs,
+  warmPdfWorker,
+  writeTextPdfjs,
+} from './pdf.isolate';
 
 afterAll(async () => {
   await usePdfTextFastPath(true);
@@ -48,6 +58,75 @@ describe('word spacing', () => {
   it('keeps a kerned word whole and still parts words a quarter em apart', async () => {
     const text = await readPdfTextIsolated(kernedTextPdf(), pdfLimits(10, 10_000));
     expect(text.words.map((w) => w.text).join(' ')).toBe('Lieferant GmbH');
+    await terminatePdfWorker();
+  });
+});
+
+describe('pdf.js patched by the build (dist/pdfjs-text.mjs)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pdfjs-text-'));
+  afterAll(async () => {
+    await usePrebuiltPdfjs(null);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const kerned = async () =>
+    (await readPdfTextIsolated(kernedTextPdf(), pdfLimits(10, 10_000))).words.map((w) => w.text).join(' ');
+
+  it.skipIf(!existsSync(realPdfs))(
+    'reads the same words as the bundle patched when the worker starts',
+    async () => {
+      expect(writeTextPdfjs(dir)).toBe(true);
+      const files = readdirSync(realPdfs).filter((f) => f.endsWith('.pdf'));
+      const read = async () => {
+        const out: string[] = [];
+        for (const f of files) {
+          const t = await readPdfTextIsolated(
+            new Uint8Array(readFileSync(path.join(realPdfs, f))),
+            pdfLimits(50, 20_000),
+          );
+          for (const w of t.words) out.push(`${f} ${w.page} ${w.text} ${w.x0.toFixed(2)} ${w.y0.toFixed(2)}`);
+        }
+        return out;
+      };
+      await usePrebuiltPdfjs(null);
+      const patchedAtStart = await read();
+      await usePrebuiltPdfjs(dir);
+      expect(await read()).toEqual(patchedAtStart);
+      expect(await kerned()).toBe('Lieferant GmbH');
+    },
+    120_000,
+  );
+
+  it('is used only when made from the installed pdf.js, and falls back to patching at start otherwise', async () => {
+    expect(writeTextPdfjs(dir)).toBe(true);
+    // Stock pdf.js in its place: now the worker's reading shows which one it imported (the word-spacing patch).
+    const stock = path.join(path.dirname(createRequire(import.meta.url).resolve('unpdf')), 'pdfjs.mjs');
+    copyFileSync(stock, path.join(dir, 'pdfjs-text.mjs'));
+    await usePrebuiltPdfjs(dir);
+    expect(await kerned()).toBe('Liefer ant GmbH');
+    // Made from another pdf.js: ignored.
+    const stamp = JSON.parse(readFileSync(path.join(dir, 'pdfjs-text.json'), 'utf8')) as { bytes: number };
+    writeFileSync(path.join(dir, 'pdfjs-text.json'), JSON.stringify({ ...stamp, bytes: stamp.bytes + 1 }));
+    await usePrebuiltPdfjs(dir);
+    expect(await kerned()).toBe('Lieferant GmbH');
+    // A file that fails to load: patched at start instead.
+    writeFileSync(path.join(dir, 'pdfjs-text.json'), JSON.stringify(stamp));
+    writeFileSync(path.join(dir, 'pdfjs-text.mjs'), 'throw new Error("broken");');
+    await usePrebuiltPdfjs(dir);
+    expect(await kerned()).toBe('Lieferant GmbH');
+    await usePrebuiltPdfjs(null);
+  });
+});
+
+describe('warm-up', () => {
+  // The document arrives while the worker is still loading pdf.js: it waits for that load, with the fast path on.
+  it('reads a document sent right after the warm-up, and one after the load', async () => {
+    await terminatePdfWorker();
+    warmPdfWorker();
+    const first = await readPdfTextIsolated(kernedTextPdf(), pdfLimits(10, 10_000));
+    expect(first.words.map((w) => w.text).join(' ')).toBe('Lieferant GmbH');
+    warmPdfWorker(); // a running worker is kept
+    const second = await readPdfTextIsolated(javascriptPdf(), pdfLimits(10, 10_000));
+    expect(second.words.map((w) => w.text).join(' ')).toContain('JS-1');
     await terminatePdfWorker();
   });
 });

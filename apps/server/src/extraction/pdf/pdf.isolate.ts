@@ -1,6 +1,7 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PdfReadError, type PdfText } from './pdf.reader';
 
@@ -23,9 +24,47 @@ import { PdfReadError, type PdfText } from './pdf.reader';
  * ones the words (text, positions, widths) are identical to stock pdf.js, and reading takes half to a third of the
  * time (pdf.isolate.test.ts compares them). Rendering for OCR never goes through this worker.
  */
+/**
+ * The patches of pdf.js (see above) as JavaScript source: the worker applies them to the bundle when it starts, unless
+ * the build already wrote the result (writeTextPdfjs) — the same code either way. A patch applies only where its pattern
+ * is found exactly once; `changed` counts those that did.
+ */
+const PATCH_SOURCE = `
+function patchPdfjs(src, spaceFactor, textOnly) {
+  let changed = 0;
+  const patch = (re, to) => {
+    if ((src.match(re) || []).length !== 1) return;
+    src = src.replace(re, to);
+    changed++;
+  };
+  // Each pattern starts with literal text and checks the identifier character before it with a lookbehind: a
+  // pattern that starts with ([\\w$]+) is tried at every offset of the 1.6 MB bundle (~60 ms each, per worker).
+  // Word spacing: pdf.js turns any advance over 0.102 em into a space; kerned fonts then read "Liefer ant".
+  patch(/=\\.102,(?<=[\\w$]=\\.102,)([\\w$]+)=\\.03,([\\w$]+)=-\\.2,([\\w$]+)=\\.102,/g,
+    '=' + spaceFactor + ',$1=.03,$2=-.2,$3=' + spaceFactor + ',');
+  // pdf.js's own decoders (Flate, LZW, RunLength, ASCII85...) grow their output through DecodeStream.ensureBuffer:
+  // count that growth against the budget too, so the JavaScript fallback cannot inflate a bomb either.
+  patch(/ensureBuffer\\(([\\w$]+)\\)\\{const ([\\w$]+)=this\\.buffer;if\\(\\1<=\\2\\.byteLength\\)return \\2;/g,
+    'ensureBuffer($1){const $2=this.buffer;if($1<=$2.byteLength)return $2;globalThis.__invoiceboxInflate($1-$2.byteLength);');
+  if (textOnly) {
+    // Only for fonts whose text mapping can no longer change: a TrueType font with a ToUnicode map or an
+    // /Encoding (else the repair may amend toUnicode for symbolic fonts), a Type 1 / CFF font with a ToUnicode map
+    // (else the conversion amends toUnicode from the built-in encoding); only where the property it tests exists.
+    if (src.includes('hasIncludedToUnicodeMap') && src.includes('hasEncoding')) {
+      patch(/=this\\.checkAndRepair\\((?<=[\\w$]=this\\.checkAndRepair\\()([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
+        '=$3.hasIncludedToUnicodeMap||$3.hasEncoding?null:this.checkAndRepair($1,$2,$3)');
+      patch(/=this\\.convert\\((?<=[\\w$]=this\\.convert\\()([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
+        '=$3.hasIncludedToUnicodeMap?null:this.convert($1,$2,$3)');
+    }
+  }
+  return { src, changed };
+}`;
+
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-let mod = null;
+// pdf.js, loaded once (on a warm-up message or the first document); a failed load is tried again on the next.
+let loading = null;
+const loaded = () => (loading ??= loadUnpdf().catch((e) => { loading = null; throw e; }));
 // pdf.js inflates Flate streams through the web DecompressionStream (slow per stream in Node) and falls back to its
 // own JavaScript inflater when that fails. This stand-in inflates at once with node:zlib; on an error (a corrupt
 // stream, a bad checksum) it throws, and pdf.js takes its own, more lenient, path as before.
@@ -69,44 +108,51 @@ class NativeDecompressionStream {
     } };
   }
 }
+${PATCH_SOURCE}
+// pdf.js patched as the build left it (writeTextPdfjs), when it was made from the installed bundle with these settings.
+function prebuiltPdfjs() {
+  const p = workerData.prebuilt;
+  if (!p || !workerData.textOnly) return null;
+  try {
+    const fs = require('node:fs');
+    const made = JSON.parse(fs.readFileSync(p.stamp, 'utf8'));
+    const version = JSON.parse(fs.readFileSync(workerData.unpdfPackage, 'utf8')).version;
+    const fresh = made.unpdf === version && made.bytes === fs.statSync(workerData.pdfjsPath).size &&
+      made.spaceFactor === workerData.spaceFactor && fs.existsSync(p.file);
+    return fresh ? require('node:url').pathToFileURL(p.file).href : null;
+  } catch {
+    return null;
+  }
+}
 async function loadUnpdf() {
   const m = await import(workerData.unpdfUrl);
   const api = m.getDocumentProxy ? m : m.default;
+  const prebuilt = prebuiltPdfjs();
+  if (prebuilt) {
+    try {
+      const pdfjs = await import(prebuilt);
+      globalThis.DecompressionStream = NativeDecompressionStream;
+      await api.definePDFJSModule(() => Promise.resolve(pdfjs));
+      return api;
+    } catch {}
+  }
   try {
-    let src = require('node:fs').readFileSync(workerData.pdfjsPath, 'utf8');
-    let changed = 0;
-    const patch = (re, to) => {
-      if ((src.match(re) || []).length !== 1) return;
-      src = src.replace(re, to);
-      changed++;
-    };
-    // Word spacing: pdf.js turns any advance over 0.102 em into a space; kerned fonts then read "Liefer ant".
-    patch(/([\\w$]+)=\\.102,([\\w$]+)=\\.03,([\\w$]+)=-\\.2,([\\w$]+)=\\.102,/g,
-      '$1=' + workerData.spaceFactor + ',$2=.03,$3=-.2,$4=' + workerData.spaceFactor + ',');
-    // pdf.js's own decoders (Flate, LZW, RunLength, ASCII85...) grow their output through DecodeStream.ensureBuffer:
-    // count that growth against the budget too, so the JavaScript fallback cannot inflate a bomb either.
-    patch(/ensureBuffer\\(([\\w$]+)\\)\\{const ([\\w$]+)=this\\.buffer;if\\(\\1<=\\2\\.byteLength\\)return \\2;/g,
-      'ensureBuffer($1){const $2=this.buffer;if($1<=$2.byteLength)return $2;globalThis.__invoiceboxInflate($1-$2.byteLength);');
+    const { src, changed } = patchPdfjs(require('node:fs').readFileSync(workerData.pdfjsPath, 'utf8'),
+      workerData.spaceFactor, workerData.textOnly);
     globalThis.DecompressionStream = NativeDecompressionStream;
-    if (workerData.textOnly) {
-      // Only for fonts whose text mapping can no longer change: a TrueType font with a ToUnicode map or an
-      // /Encoding (else the repair may amend toUnicode for symbolic fonts), a Type 1 / CFF font with a ToUnicode map
-      // (else the conversion amends toUnicode from the built-in encoding); only where the property it tests exists.
-      if (src.includes('hasIncludedToUnicodeMap') && src.includes('hasEncoding')) {
-        patch(/([\\w$]+)=this\\.checkAndRepair\\(([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
-          '$1=$4.hasIncludedToUnicodeMap||$4.hasEncoding?null:this.checkAndRepair($2,$3,$4)');
-        patch(/([\\w$]+)=this\\.convert\\(([\\w$]+),([\\w$]+),([\\w$]+)\\)/g,
-          '$1=$4.hasIncludedToUnicodeMap?null:this.convert($2,$3,$4)');
-      }
-    }
     if (changed) {
-      const pdfjs = await import('data:text/javascript;base64,' + Buffer.from(src).toString('base64'));
+      // Named for stack traces: else every frame in pdf.js carries the whole data: URL (2 MB), and each error whose
+      // stack is read (the web streams pdf.js reads through make one) costs tens of milliseconds.
+      const named = src + '\\n//# sourceURL=unpdf-pdfjs-patched.mjs\\n';
+      const pdfjs = await import('data:text/javascript;base64,' + Buffer.from(named).toString('base64'));
       await api.definePDFJSModule(() => Promise.resolve(pdfjs));
     }
   } catch {}
   return api;
 }
 parentPort.on('message', async (job) => {
+  // A warm-up (warmPdfWorker): load pdf.js now; the document follows in another message.
+  if (job.warm) { loaded().catch(() => {}); return; }
   let pdf = null;
   budget.limit = job.inflateBudget;
   budget.used = 0;
@@ -114,8 +160,7 @@ parentPort.on('message', async (job) => {
   const tooLarge = () => ({ id: job.id, error: { code: 'pdf_too_large',
     message: 'The PDF is too large to read: its streams inflate to more than ' + Math.round(budget.limit / 1048576) + ' MB' } });
   try {
-    mod ??= await loadUnpdf();
-    const getDocumentProxy = mod.getDocumentProxy;
+    const { getDocumentProxy } = await loaded();
     try {
       pdf = await getDocumentProxy(job.bytes, {
         isEvalSupported: false, verbosity: 0, enableXfa: false, disableFontFace: true,
@@ -188,11 +233,55 @@ const pending = new Map<number, { worker: Worker; done: (r: Reply) => void }>();
 /** One document at a time: jobs queue behind each other. */
 let queue: Promise<unknown> = Promise.resolve();
 
-function unpdfPaths(): { unpdfUrl: string; pdfjsPath: string } {
+function unpdfPaths(): { unpdfUrl: string; pdfjsPath: string; unpdfPackage: string } {
   const require = createRequire(import.meta.url);
   const main = require.resolve('unpdf');
   // The ESM pdf.js bundle sits beside unpdf's entry points (the package exports it as `unpdf/pdfjs`).
-  return { unpdfUrl: pathToFileURL(main).href, pdfjsPath: path.join(path.dirname(main), 'pdfjs.mjs') };
+  return {
+    unpdfUrl: pathToFileURL(main).href,
+    pdfjsPath: path.join(path.dirname(main), 'pdfjs.mjs'),
+    // Not in the package's exports: found from its entry point (dist/index.cjs).
+    unpdfPackage: path.join(path.dirname(main), '..', 'package.json'),
+  };
+}
+
+const PREBUILT_FILE = 'pdfjs-text.mjs';
+const PREBUILT_STAMP = 'pdfjs-text.json';
+
+/**
+ * Build step (build.mjs): writes pdf.js with the text patches applied into `dir`, beside the server's bundle, with a
+ * note of what it was made from. A worker then imports that file instead of patching the 1.6 MB bundle and importing
+ * it from a data: URL (~50 ms of each worker start); it patches at run time as before when the file is missing or was
+ * made from another pdf.js. Writes nothing (and returns false) when no patch applies.
+ */
+export function writeTextPdfjs(dir: string): boolean {
+  const { pdfjsPath, unpdfPackage } = unpdfPaths();
+  const patchPdfjs = new Function(`${PATCH_SOURCE}\nreturn patchPdfjs;`)() as (
+    src: string,
+    spaceFactor: number,
+    textOnly: boolean,
+  ) => { src: string; changed: number };
+  const { src, changed } = patchPdfjs(readFileSync(pdfjsPath, 'utf8'), WORD_SPACE_EM, true);
+  if (!changed) return false;
+  writeFileSync(path.join(dir, PREBUILT_FILE), src);
+  const unpdf = (JSON.parse(readFileSync(unpdfPackage, 'utf8')) as { version: string }).version;
+  const stamp = { unpdf, bytes: statSync(pdfjsPath).size, spaceFactor: WORD_SPACE_EM };
+  writeFileSync(path.join(dir, PREBUILT_STAMP), `${JSON.stringify(stamp)}\n`);
+  return true;
+}
+
+/** Where the build's patched pdf.js is looked for: beside this module (dist/ in the built server), or `dir` (tests). */
+let prebuiltDir: string | null = path.dirname(fileURLToPath(import.meta.url));
+
+/** Tests: the folder of a patched pdf.js written by writeTextPdfjs, or null for none; stops the current worker. */
+export async function usePrebuiltPdfjs(dir: string | null): Promise<void> {
+  prebuiltDir = dir;
+  await terminatePdfWorker();
+}
+
+function prebuilt(): { file: string; stamp: string } | null {
+  if (!prebuiltDir || !existsSync(path.join(prebuiltDir, PREBUILT_STAMP))) return null;
+  return { file: path.join(prebuiltDir, PREBUILT_FILE), stamp: path.join(prebuiltDir, PREBUILT_STAMP) };
 }
 
 /**
@@ -216,7 +305,7 @@ function getWorker(source: string): Worker {
   if (worker) return worker;
   const w = new Worker(source, {
     eval: true,
-    workerData: { ...unpdfPaths(), textOnly, spaceFactor: WORD_SPACE_EM },
+    workerData: { ...unpdfPaths(), textOnly, spaceFactor: WORD_SPACE_EM, prebuilt: prebuilt() },
   });
   w.unref();
   w.on('message', (r: Reply) => {
@@ -236,6 +325,15 @@ function getWorker(source: string): Worker {
   w.on('exit', () => fail('The PDF reader stopped'));
   worker = w;
   return w;
+}
+
+/**
+ * Starts the worker and has it load pdf.js (0.1–0.3 s) before the document is sent, so that the load overlaps the
+ * caller's own work (a sandbox child loads the extraction pipeline meanwhile). Nothing when a worker is running.
+ */
+export function warmPdfWorker(): void {
+  if (worker) return;
+  getWorker(WORKER_SOURCE).postMessage({ warm: true });
 }
 
 /** Stops the PDF worker (tests, shutdown). */
