@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Line } from '../extraction/extraction.types';
-import { amountCell, ocrAmountRepair, statementFromLines } from './pdf.table';
+import { amountCell, garbledDateCandidates, ocrAmountRepair, statementFromLines, undoDateSlips } from './pdf.table';
 
 /** Lines as OCR gives them: cells with pixel x-positions, 40 px apart. */
 function lines(rows: Array<Array<[string, number, number]>>): Line[] {
@@ -378,6 +378,64 @@ describe('US statement layouts (real banks)', () => {
       ['2022-01-10', 19300, 'credit', 1527181],
       ['2022-01-19', 314, 'debit', 1526867],
     ]);
+  });
+
+  it('reads dates OCR garbled from the rows around them, and the statement date OCR ran together', () => {
+    const row = (date: string, amount: string, balance?: string): Array<[string, number, number]> => [
+      [date, 140, 210],
+      ['Card purchase', 300, 600],
+      [amount, 1800, 1950],
+      ...(balance ? ([[balance, 2120, 2300]] as Array<[string, number, number]>) : []),
+    ];
+    const st = statementFromLines(
+      lines([
+        [['Example Checking', 140, 700]],
+        [['Beginning balance $3,082.80', 140, 700]],
+        // "August 11, 2021" as OCR read it: no year for the rows without it.
+        [['August1l, 2021', 140, 500]],
+        [
+          ['Date', 140, 220],
+          ['Description', 300, 600],
+          ['Additions', 1400, 1600],
+          ['Subtractions', 1700, 1950],
+          ['balance', 2100, 2300],
+        ],
+        row('7/14', '11.77'),
+        row('7115', '70.66'), // the slash read as 1: 7/15
+        row('7716', '14.99'), // the slash read as 7: 7/16
+        row('721', '29.18'), // the slash lost: 7/21 (7/1 lies before 7/14)
+        row('22', '36.00'), // the month lost: the 22nd between 7/21 and 7/23
+        row('7/23', '7.00'),
+        row('7/23', '2.00'),
+        row('1l9', '4.00'), // 1/19 or 11/9: neither lies between 7/23 and 7/26, so the row is dropped
+        row('7/26', '5.00'),
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor])).toEqual([
+      ['2021-07-14', 1177],
+      ['2021-07-15', 7066],
+      ['2021-07-16', 1499],
+      ['2021-07-21', 2918],
+      ['2021-07-22', 3600],
+      ['2021-07-23', 700],
+      ['2021-07-23', 200],
+      ['2021-07-26', 500],
+    ]);
+  });
+
+  it('lists the dates a garbled short date can be, and undoes slips in a written date only', () => {
+    const parse = (t: string) => {
+      const m = /^(\d{1,2})\/(\d{1,2})$/.exec(t);
+      return m && Number(m[1]) <= 12 && Number(m[2]) <= 31
+        ? `2021-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`
+        : null;
+    };
+    expect(garbledDateCandidates('7115', parse)).toEqual(['2021-07-15']);
+    expect(garbledDateCandidates('721', parse).sort()).toEqual(['2021-07-01', '2021-07-21']);
+    expect(garbledDateCandidates('Total', parse)).toEqual([]);
+    expect(garbledDateCandidates('123456', parse)).toEqual([]);
+    expect(undoDateSlips('August1l, 2021')).toBe('August 11, 2021');
+    expect(undoDateSlips('May 3l, 2O22')).toBe('May 31, 2022');
   });
 
   it('takes the kind of unsigned amounts from their section heading (Electronic Credits, Electronic Debits)', () => {

@@ -99,6 +99,55 @@ interface Row {
   balance: number | null;
   /** The direction came from a debit or credit column (not from a sign or the lack of one). */
   typeFromColumn?: boolean;
+  /** OCR garbled the date ("7115", "721"): the dates it can be, settled by the rows around it (settleGarbledDates). */
+  dateCandidates?: string[];
+}
+
+/**
+ * The dates an OCR-garbled short date cell can stand for, in a table of day-and-month dates without a year: the
+ * separator read as a digit ("7115", "7716": 7/15, 7/16) or lost ("721": 7/21 or 7/1), letters read for digits, or
+ * the month lost ("22": the 22nd of a neighbour's month, added by settleGarbledDates). Empty for anything else.
+ */
+export function garbledDateCandidates(cell: string, parse: (text: string) => string | null): string[] {
+  const t = cell.replace(/\s+/g, '');
+  if (!/^[\dlI|/]{3,5}$/.test(t) || !/\d/.test(t)) return [];
+  const digits = (x: string) => x.replace(/[lI|]/g, '1');
+  const variants = new Set<string>();
+  for (let i = 1; i < t.length - 1; i += 1) variants.add(`${t.slice(0, i)}/${t.slice(i + 1)}`);
+  for (let i = 1; i < t.length; i += 1) variants.add(`${t.slice(0, i)}/${t.slice(i)}`);
+  const out = new Set<string>();
+  for (const v of variants) {
+    if ((v.match(/\//g) ?? []).length !== 1 || /^\/|\/$/.test(v)) continue;
+    const [a, b] = v.split('/') as [string, string];
+    if (a.length > 2 || b.length > 2) continue;
+    const iso = parse(digits(v));
+    if (iso) out.add(iso);
+  }
+  return [...out];
+}
+
+/**
+ * Rows whose date OCR garbled take the candidate that lies between the dated rows around them (statements run in
+ * date order, oldest or newest first); a bare day ("22") takes a neighbour's month. Where no candidate fits, or two
+ * do, the row is dropped: an honest gap beats an invented date.
+ */
+function settleGarbledDates(rows: Row[]): Row[] {
+  const known = (i: number, step: number): string | null => {
+    for (let j = i + step; j >= 0 && j < rows.length; j += step) if (!rows[j]!.dateCandidates) return rows[j]!.date;
+    return null;
+  };
+  return rows.filter((r, i) => {
+    if (!r.dateCandidates) return true;
+    const prev = known(i, -1);
+    const next = known(i, 1);
+    if (!prev || !next) return false;
+    const [lo, hi] = prev <= next ? [prev, next] : [next, prev];
+    const fit = r.dateCandidates.filter((d) => d >= lo && d <= hi);
+    if (fit.length !== 1) return false;
+    r.date = fit[0]!;
+    r.dateCandidates = undefined;
+    return true;
+  });
 }
 
 /**
@@ -568,9 +617,22 @@ function statementDate(doc: Doc, before: number): string | null {
   let latest: string | null = null;
   for (const l of doc.lines.slice(0, Math.max(before, 0))) {
     if (l.page !== 1) continue;
-    for (const d of findDates(l.text, doc.dayOrder)) if (!latest || d.iso > latest) latest = d.iso;
+    let dates = findDates(l.text, doc.dayOrder);
+    if (!dates.length) dates = findDates(undoDateSlips(l.text), doc.dayOrder);
+    for (const d of dates) if (!latest || d.iso > latest) latest = d.iso;
   }
   return latest;
+}
+
+/**
+ * OCR slips in a written date, undone only where nothing was found as printed: the space after the month name lost
+ * and letters read for digits beside digits ("August1l, 2021", "May 3l, 2O22").
+ */
+export function undoDateSlips(text: string): string {
+  return text
+    .replace(/(\p{L}{3,})(?=\d)/gu, '$1 ')
+    .replace(/(?<=\d)[lI|](?=[\d,.\s]|$)|(?<=\s)[lI|](?=\d)/g, '1')
+    .replace(/(?<=\d)[OoQ](?=[\d,.\s]|$)|(?<=\s)[OoQ](?=\d)/g, '0');
 }
 
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
@@ -673,7 +735,28 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     }
     const first = line.cells[at]!;
     const startsLeft = !dateCol || first.x0 <= dateCol.x1 + 2 * line.size;
-    const d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
+    let d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
+    // OCR garbled a short date under the date column: kept with the dates it can be, if the row has an amount.
+    let candidates: string[] | undefined;
+    if (!d && dateCol && startsLeft && first.x0 < dateCol.x1 + line.size && first.x1 > dateCol.x0 - line.size) {
+      const parse = (t: string) => {
+        const x = leadingDate(t, doc.dayOrder, yearOf);
+        return x && !x.rest.trim() ? x.iso : null;
+      };
+      const bare = first.text.trim();
+      const found = garbledDateCandidates(bare, parse);
+      // A bare day ("22", the month and its separator lost): any month, the neighbours choose.
+      if (/^\d{1,2}$/.test(bare) && Number(bare) >= 1 && Number(bare) <= 31)
+        for (let m = 1; m <= 12; m += 1) {
+          const iso = parse(doc.dayOrder === 'mdy' ? `${m}/${bare}` : `${bare}/${m}`);
+          if (iso) found.push(iso);
+        }
+      const hasAmount = line.cells.slice(at + 1).some((c) => amountCell(c.text, decimals, hint));
+      if (found.length && hasAmount) {
+        candidates = found;
+        d = { iso: found[0]!, rest: '' };
+      }
+    }
     const isBalanceRow = OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f);
     if (isBalanceRow) {
       if (CARRY.test(f) && !rows.length && carriedBeforeFirst === null)
@@ -715,6 +798,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       amount: null,
       type: null,
       balance: null,
+      ...(candidates ? { dateCandidates: candidates } : {}),
     };
     const rest = d.rest.trim();
     // The rest of the first cell may hold a second date (value date) and then text.
@@ -811,7 +895,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     }
   }
 
-  const settled = settleTypes(rows, st.openingBalanceMinor, st.closingBalanceMinor);
+  const settled = settleTypes(settleGarbledDates(rows), st.openingBalanceMinor, st.closingBalanceMinor);
   st.transactions = settled.map(
     (r): StatementTransaction =>
       transaction({
