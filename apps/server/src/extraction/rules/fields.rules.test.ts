@@ -133,6 +133,64 @@ Totaal                € 1.210,00
     ).toMatchObject({ vendor: 'De Vries Techniek B.V.', amount: 1210, invoice_number: '2024-0153' });
   });
 
+  it('Portuguese, Czech, Polish and Swedish labels: the total payable, not the products\' total or the due date', () => {
+    expect(
+      fields(`
+Ferragens Lisboa Lda                                      FATURA
+Rua das Flores 12, 1200-195 Lisboa                        Fatura nº:        FT 2024/118
+Cliente:                                                  Data de emissão:  05/03/2024
+Restaurante Tejo                                          Data de vencimento: 04/04/2024
+Descrição              Qtd     Preço         Valor
+Parafusos               10       1,50        15,00
+Valor total dos produtos                     100,00 €
+IVA 23%                                       23,00 €
+Valor a pagar                                123,00 €
+`),
+    ).toMatchObject({ amount: 123, currency: 'EUR', invoice_date: '2024-03-05', invoice_number: 'FT 2024/118' });
+    expect(
+      fields(`
+Dodavatel:                                  Odběratel:
+Kovárna Brno s.r.o.                         Jiná firma s.r.o.
+Faktura - daňový doklad č. 20240031
+Datum vystavení: 10.02.2024                 Datum splatnosti: 24.02.2024
+Celkem bez DPH                              1 000,00 Kč
+DPH 21 %                                      210,00 Kč
+Celkem k úhradě                             1 210,00 Kč
+`),
+    ).toMatchObject({
+      vendor: 'Kovárna Brno s.r.o.',
+      amount: 1210,
+      invoice_date: '2024-02-10',
+      invoice_number: '20240031',
+    });
+    expect(
+      fields(`
+Sprzedawca:                                 Nabywca:
+Drukarnia Wisła Sp. z o.o.                  Biuro Rachunkowe Kowalski
+Faktura VAT nr FV/12/2024
+Data wystawienia: 12.03.2024                Termin płatności: 26.03.2024
+Razem do zapłaty                            369,00 PLN
+`),
+    ).toMatchObject({
+      vendor: 'Drukarnia Wisła Sp. z o.o.',
+      amount: 369,
+      currency: 'PLN',
+      invoice_date: '2024-03-12',
+      invoice_number: 'FV/12/2024',
+    });
+    expect(
+      fields(`
+Säljare:                                    Kund:
+Snickeri Norrland AB                        Café Gamla Stan
+Fakturanummer: 10234                        Fakturadatum: 2024-03-01
+Förfallodatum: 2024-03-31
+Summa exkl. moms                            1 000,00 SEK
+Moms 25 %                                     250,00 SEK
+Att betala                                  1 250,00 SEK
+`),
+    ).toMatchObject({ amount: 1250, currency: 'SEK', invoice_date: '2024-03-01', invoice_number: '10234' });
+  });
+
   it("Swiss 1'234.56 and CHF", () => {
     expect(
       fields(`

@@ -102,6 +102,17 @@ export const TOTAL_STRONG = wordsLoose([
   'montant preleve',
   'montant a prelever',
   'montant debite',
+  // Portuguese, Czech, Polish, Swedish.
+  'valor total da nota(?: fiscal)?',
+  'valor total da fatura',
+  'total da fatura',
+  'valor a pagar',
+  'celkem k uhrade',
+  'k uhrade',
+  'razem do zap(?:l|ł)aty',
+  'do zap(?:l|ł)aty',
+  'summa att betala',
+  'att betala',
 ]);
 
 /** Like words(), with the spaces inside each phrase optional. */
@@ -113,6 +124,10 @@ function wordsLoose(parts: string[]): RegExp {
 /** A bare "total" word: good when nothing stronger is on the page. */
 export const TOTAL_WEAK = words([
   'total',
+  'celkem',
+  'razem',
+  'summa',
+  'valor total',
   'gesamt',
   'summe',
   'totale',
@@ -126,6 +141,11 @@ export const TOTAL_WEAK = words([
 /** Amounts that are not the grand total: subtotals, net, VAT, deposits, earlier balances, discounts, line prices. */
 export const TOTAL_NEGATIVE = words([
   'sub-?total',
+  // The products' and taxes' own totals on a Brazilian DANFE, beside VALOR TOTAL DA NOTA.
+  'valor total dos (?:produtos|servicos)',
+  'base de calculo',
+  'valor do (?:icms|ipi|frete|seguro|iss)',
+  'bez dph',
   'zwischensumme',
   'teilsumme',
   'nettobetrag',
@@ -320,6 +340,20 @@ export const NUMBER_LABEL = words([
   'documentnr\\.?',
   'factuurnr\\.?',
   'factuur',
+  // Portuguese, Czech, Polish, Swedish; a Brazilian NF-e prints its number as "N°. 44525" or "NFC-e nº 1629".
+  'numero da fatura',
+  'n[°oº]\\.?\\s*(?:da )?fatura',
+  'fatura(?:-recibo)?\\s*(?:n[°oº]\\.?|no\\.?|numero|num\\.?|nr\\.?)?',
+  'nota fiscal\\s*(?:n[°oº]\\.?|numero)?',
+  'nfc?-?e\\s*n[°oº]\\.?',
+  // A bare "N°." (with its dot; a bare "nº" under "Cliente" heads a customer-number column).
+  'n[°º]\\.',
+  'cislo faktury',
+  'faktura\\s*(?:-\\s*danovy doklad\\s*)?(?:c\\.|cislo|nr\\.?|no\\.?)',
+  'faktura vat\\s*(?:nr\\.?)?',
+  'n(?:ume)?r\\.? faktury',
+  'fakturanummer',
+  'fakturanr\\.?',
   // Credit notes and corrections title their number like invoices do: "Avoir AV-2017-0005", "Gutschrift Nr. 12".
   '(?:rechnungskorrektur|korrekturrechnung|stornorechnung|gutschrift|credit\\s*note|credit\\s*memo|avoir|nota di credito|nota de credito|factura rectificativa|creditnota|creditfactuur|factura storno|factura de stornare)\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|no\\.?|n°|nº|number|nummer|numero|num\\.?|n\\.)?',
 ]);
@@ -327,12 +361,26 @@ export const NUMBER_LABEL = words([
 /** Labels of other numbers that look like invoice numbers. */
 export const NUMBER_NEGATIVE = words([
   'customer',
+  'contribuinte',
+  'cnpj',
+  'cpf',
+  'inscricao',
+  'protocolo',
+  'chave',
+  'serie',
+  'ico',
+  'dic',
+  'nip',
+  'regon',
+  'org\\.?\\s*nr',
+  'momsreg\\w*',
   'client',
   'account',
   'order',
   'purchase order',
   'p\\.?o\\.?',
-  'vat',
+  // Not the Polish title "Faktura VAT nr …".
+  '(?<!faktura )vat',
   'tax',
   'kunden',
   'kunde',
@@ -435,12 +483,25 @@ export const DATE_LABEL = words([
   'gefactureerd op',
   'betaaloverzichtdatum',
   'datum betaaloverzicht',
+  'data (?:de |da )?emissao',
+  'data da fatura',
+  'emitida em',
+  'datum vystaveni',
+  'data wystawienia',
+  'fakturadatum',
 ]);
 
 export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du', 'vom', 'del', 'din', 'le']);
 
 export const DATE_NEGATIVE = words([
   'associe\\w*',
+  'vencimento',
+  'data de saida',
+  'data da entrada',
+  'data de recebimento',
+  'datum splatnosti',
+  'termin p(?:l|ł)atnosci',
+  'forfallodatum',
   'associated',
   'related',
   'original\\w*',
@@ -541,6 +602,12 @@ export const DATE_NEGATIVE = words([
 /** Headings and party labels: lines that start the customer's address block. */
 export const CUSTOMER_LABEL = words([
   'bill to',
+  'adquirente',
+  'tomador',
+  'consumidor',
+  'odberatel',
+  'nabywca',
+  'kupujacy',
   'billed to',
   'invoice to',
   'sold to',
@@ -589,6 +656,12 @@ export const CUSTOMER_LABEL = words([
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
   'sold by',
+  'fornecedor',
+  'prestador',
+  'dodavatel',
+  'sprzedawca',
+  'wystawca',
+  'saljare',
   'verkauft von',
   'vendu par',
   'venduto da',
@@ -660,6 +733,12 @@ export const DOCUMENT_TITLES = {
     'factura proforma',
     'factuur',
     'proforma',
+    'fatura',
+    'nota fiscal',
+    'danfe',
+    'faktura',
+    'faktura vat',
+    'faktura - danovy doklad',
   ],
   credit_note: [
     'credit note',
