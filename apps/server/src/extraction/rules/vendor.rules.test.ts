@@ -106,6 +106,37 @@ Datum 08.09.17                    15:20 Uhr`),
   });
 });
 
+describe('issuers of Portuguese, Brazilian, Czech and Nordic invoices', () => {
+  it('knows their legal forms, and a row of form-field headers names no one', () => {
+    expect(
+      vendor(`
+MUNICÍPIO          UF          INSCRIÇÃO ESTADUAL
+Nome do Remetente Ltda                     DANFE
+Rua do Remetente, Casa, 123                Documento auxiliar da nota fiscal
+SAO PAULO/SP
+DESTINATÁRIO / REMETENTE
+Nome do Destinatario Pj                    Valor total da nota   R$ 76,67
+`),
+    ).toBe('Nome do Remetente Ltda');
+    expect(
+      vendor(`
+Faktura - daňový doklad č. 20240031
+Kovárna Brno s.r.o.
+Husova 12, 602 00 Brno
+Celkem k úhradě          1 210,00 Kč
+`),
+    ).toBe('Kovárna Brno s.r.o.');
+    expect(
+      vendor(`
+FAKTURA
+Snickeri Norrland AB
+Storgatan 1, 903 26 Umeå
+Att betala               1 250,00 SEK
+`),
+    ).toBe('Snickeri Norrland AB');
+  });
+});
+
 describe('what the mail around a document tells of its parties', () => {
   // The buyer's company heads an unlabelled address block; the issuer is only a brand heading.
   const letter = `

@@ -212,9 +212,30 @@ export function ocrNoise(s: string): boolean {
   );
 }
 
+/**
+ * Headers of the address fields of a form ("MUNICÍPIO  UF  INSCRIÇÃO ESTADUAL" on a Brazilian NF-e, "City  State
+ * Zip", "PLZ Ort Land"): a line made of nothing else names no one.
+ */
+const FORM_FIELD_WORDS = new Set(
+  (
+    'name nome nom nombre address endereco adresse anschrift indirizzo direccion adres city cidade municipio ville ' +
+    'ort citta ciudad plaats state uf estado province provincia land country pais pays paese postcode zip cep plz ' +
+    'code postal codigo cap phone fone telefone telefon telephone tel fax email e-mail inscricao estadual municipal ' +
+    'bairro district complemento numero number nr no cnpj cpf ie im'
+  ).split(' '),
+);
+
+function formFieldsOnly(s: string): boolean {
+  const words = foldPlain(s)
+    .split(/[\s/,;:.()|-]+/)
+    .filter(Boolean);
+  return words.length >= 2 && words.every((w) => FORM_FIELD_WORDS.has(w));
+}
+
 function plausibleName(s: string): boolean {
   if (s.length < 2 || s.length > 80) return false;
   if (!/\p{L}{2}/u.test(s) || ocrNoise(s)) return false;
+  if (formFieldsOnly(s)) return false;
   const letters = s.replace(/[^\p{L}]/gu, '').length;
   if (letters < s.replace(/\s/g, '').length * 0.5) return false;
   if (findDates(s).length || findAmounts(s).length) return false;
