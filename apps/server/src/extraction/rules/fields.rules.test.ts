@@ -133,7 +133,7 @@ Totaal                € 1.210,00
     ).toMatchObject({ vendor: 'De Vries Techniek B.V.', amount: 1210, invoice_number: '2024-0153' });
   });
 
-  it('Portuguese, Czech, Polish and Swedish labels: the total payable, not the products\' total or the due date', () => {
+  it("Portuguese, Czech, Polish and Swedish labels: the total payable, not the products' total or the due date", () => {
     expect(
       fields(`
 Ferragens Lisboa Lda                                      FATURA
