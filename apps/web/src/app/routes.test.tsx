@@ -186,13 +186,15 @@ describe('routes', () => {
   it('sends a signed-in user from / to /dashboard inside the shell', async () => {
     serve({ signedIn: true });
     const { router } = renderApp('/');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    // The shell waits for /me, then the dashboard for its lists: give a loaded machine time for each step.
+    const slow = { timeout: 20_000 };
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, slow)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
-    expect(await screen.findByRole('option', { name: 'owner@invoicebox.local (Primary)' })).toBeInTheDocument();
+    expect(await screen.findByRole('option', { name: 'owner@invoicebox.local (Primary)' }, slow)).toBeInTheDocument();
     expect(screen.getByRole('option', { name: 'All Gmail Accounts' })).toBeInTheDocument();
     expect(screen.getByRole('option', { name: '+ Add Gmail Account' })).toBeInTheDocument();
-    expect(screen.getByText('No invoices processed yet')).toBeInTheDocument();
-    expect(screen.getByText('No bank statements uploaded yet')).toBeInTheDocument();
+    expect(await screen.findByText('No invoices processed yet', undefined, slow)).toBeInTheDocument();
+    expect(await screen.findByText('No bank statements uploaded yet', undefined, slow)).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     const labels = within(nav)
       .getAllByRole('link')
