@@ -80,6 +80,75 @@ C 19%       10,92        2,07         12,99
     ).toBe(14.78);
   });
 
+  it('takes the total two lines repeat over one the card slip below misreads (OCR)', () => {
+    const receipt = (slip: string) => `
+KIWI 4009                              1,99
+SUMME             EUR                 12,07
+MasterCard        EUR                 12,07
+Datum: 21.04.2020
+Terminal-ID 65280397
+Betrag EUR                            ${slip}
+`;
+    expect(total(receipt('12,01'))).toBe(12.07);
+    // The same slip alone (no repetition above) is still read as it stands.
+    expect(total('KIWI 4009       1,99\nBetrag EUR      12,01\n')).toBe(12.01);
+  });
+
+  it('does not count rows under one column header as a repeated total', () => {
+    expect(
+      total(`
+Training Date   Description            Price     Line Total
+12/5/2020       Manager Training       $3,500       $3,500
+12/10/2020      Manager Training       $3,500       $3,500
+                                     Subtotal      $7,000
+                                     Sales Tax         3%
+                                     Total         $7,210
+`),
+    ).toBe(7210);
+  });
+
+  it('completes a total OCR read one digit short from cash less change, or the VAT column above it', () => {
+    // "16,62" read as "16.6": cash 20,00 less change 3,38 ("RÜCKGELD" read "ROCKGELD") is the one completion.
+    expect(
+      total(`
+MOCCA TAFEL 100g                       5,79
+SUMME             EUR                  16.6
+Bar               EUR                 20,00
+ROCKGELD          EUR                  3,38
+`),
+    ).toBe(16.62);
+    // "17,33" read as "17,3" under a VAT table whose gross column adds up to 17,33.
+    expect(
+      total(`
+MwSt-Gruppe      Netto    Brutto
+A 19%            12,37     15,44
+B 7%              1,77      1,89
+Summe            14,14      17,3
+`),
+    ).toBe(17.33);
+    // Nothing on the page completes it: the reading stays as it is.
+    expect(total('SUMME   EUR   16.6\nKarte   EUR   16.6\n')).toBe(16.6);
+  });
+
+  it('adds what was paid to the amount due when the total itself could not be read', () => {
+    expect(
+      total(`
+Balance Due:                          $4,647.68
+Subtota                              $22,379.39
+Tota                                  $19,64768
+Amount Paid                          $15,000.00
+`),
+    ).toBe(19647.68);
+    // The due amount less the payment printed too: the due amount is the total, nothing is added.
+    expect(
+      total(`
+Amount due                            15'693.11
+Amount paid                           -4'707.93
+Balance due                           10'985.18
+`),
+    ).toBe(15693.11);
+  });
+
   it('does not take an amount from a sentence that mentions a total (explanation pages, payment plans)', () => {
     expect(
       total(`

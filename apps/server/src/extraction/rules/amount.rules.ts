@@ -39,9 +39,9 @@ const PREVIOUS_BALANCE =
 const PAYMENT_LABEL =
   /(?<![a-z])(?:kreditkarte|kartenzahlung|karte|ec-?karte|ec-?cash|girocard|maestro|mastercard|master card|visa|v pay|amex|american express|bar|bargeld|gegeben|geg\.|cash|card|credit card|debit card|especes|carte bancaire|carte bleue|cb|contanti|carta|bancomat|efectivo|tarjeta|contant|pinnen|pin|numerar|card bancar)(?![a-z])/;
 
-/** Change given back on a cash payment. */
+/** Change given back on a cash payment ("Rückgeld" also as OCR reads its ü: "Rockgeld", "Rickgeld"). */
 const CHANGE_LABEL =
-  /(?<![a-z])(?:ruckgeld|rueckgeld|zuruck|zurueck|change|rendu|monnaie rendue|resto|cambio|wisselgeld|rest)(?![a-z])/;
+  /(?<![a-z])(?:r[a-z]ckgeld|rueckgeld|zuruck|zurueck|change|rendu|monnaie rendue|resto|cambio|wisselgeld|rest)(?![a-z])/;
 
 /** Column headers of identifiers: a value under them is never an amount. */
 const ID_HEADER =
@@ -69,6 +69,42 @@ function arithmeticTotal(_doc: Doc, nets: number[], taxes: number[], all: Candid
     if (whole) return whole;
   }
   return hits.values().next().value ?? null;
+}
+
+/**
+ * Totals the page's arithmetic gives, to complete a total OCR read short: cash tendered less the change given back,
+ * a net line plus a tax line, and the sum of the amounts stacked above the total in its column (a VAT table's gross
+ * column over its total).
+ */
+function completions(
+  doc: Doc,
+  total: Candidate,
+  pool: Candidate[],
+  change: number[],
+  nets: number[],
+  taxes: number[],
+): Set<number> {
+  const out = new Set<number>();
+  for (const c of pool) if (c.features?.tendered) for (const ch of change) if (ch > 0) out.add(c.amount.minor - ch);
+  for (const n of nets) for (const t of taxes) if (n > 0 && t > 0) out.add(n + t);
+  const line = doc.lines[total.lineIndex]!;
+  const cell = total.cell === undefined ? undefined : line.cells[total.cell];
+  if (cell) {
+    let sum = 0;
+    let rows = 0;
+    for (let up = total.lineIndex - 1; up >= Math.max(0, total.lineIndex - 10); up--) {
+      const prev = doc.lines[up]!;
+      if (prev.page !== line.page) break;
+      const hit = prev.cells.find((c) => c.x0 < cell.x1 && c.x1 > cell.x0);
+      if (!hit) continue; // a speck OCR read as a line of its own, off the column
+      const a = findAmounts(hit.text, { allowIntegers: true });
+      if (a.length !== 1 || a[0]!.printedDecimals !== 2) break;
+      sum += a[0]!.minor;
+      rows++;
+    }
+    if (rows >= 2) out.add(sum);
+  }
+  return out;
 }
 
 type LabelKind = 'labelStrong' | 'labelDue' | 'labelWeakInclTax' | 'labelWeak';
@@ -118,6 +154,8 @@ interface Candidate {
   currency: string | null;
   /** The label that named it a total (folded). */
   label?: string;
+  /** Its cell on the line. */
+  cell?: number;
 }
 
 /**
@@ -233,7 +271,7 @@ export function findTotal(
       if (CHANGE_LABEL.test(label)) change.push(Math.abs(a.minor));
       if (NET_LABEL.test(label)) nets.push(a.minor);
       else if (TAX_LINE.test(label) && !INCLUDES_TAX.test(label)) taxes.push(a.minor);
-      allAmounts.push({ amount: a, score: 0, lineIndex: i, currency: a.currency ?? lineCur });
+      allAmounts.push({ amount: a, score: 0, lineIndex: i, currency: a.currency ?? lineCur, cell: j });
       const idFeatures: AmountFeatures = {};
       if (numberDigits.length >= 4 && a.raw.replace(/\D/g, '') === numberDigits) idFeatures.equalsNumber = 1;
       const header = !/\p{L}{3}/u.test(labelWords) ? labelAbove(doc, i, j) : null;
@@ -246,7 +284,7 @@ export function findTotal(
         if (rightmost) features.rightmost = 1;
         else features.notRightmost = 1;
         if (currency) features.currency = 1;
-        cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label });
+        cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label, cell: j });
         continue;
       }
       if (labelKind === null) {
@@ -271,7 +309,7 @@ export function findTotal(
       else features.notRightmost = 1;
       if (a.minor === 0) features.zero = 1;
       if (currency) features.currency = 1;
-      cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label });
+      cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label, cell: j });
     }
   });
   // Arithmetic: an amount equal to a net/subtotal line plus a tax line is the grand total, whatever its label says.
@@ -309,6 +347,15 @@ export function findTotal(
       if (m > 0 && bases.some((b) => b < m && others.has(m - b) && m - b < b)) c.features!.sumsUp = 1;
     }
   }
+  // Agreement: a total or payment line whose amount another such line repeats (not cash tendered, not arithmetic, not
+  // rows under one column header: "Line Total" over two items of the same price is no repeated total).
+  const labelled = cands.filter(
+    (c) => !c.features?.tendered && !c.features?.arithmeticOnly && !c.features?.labelAbove && c.label !== undefined,
+  );
+  for (const c of labelled) {
+    if (c.amount.minor !== 0 && labelled.some((o) => o.lineIndex !== c.lineIndex && o.amount.minor === c.amount.minor))
+      c.features!.agreement = 1;
+  }
   const pool = cands.length ? cands : fallback;
   if (!pool.length) return null;
   const rescore = () => {
@@ -335,12 +382,32 @@ export function findTotal(
   if (cands.length && deposits.length) {
     const bigger = pool.find((c) => c.score > 0.6 && deposits.some((d) => c.amount.minor === best.amount.minor + d));
     if (bigger) best = bigger;
+    else if (
+      best.features?.labelDue &&
+      new Set(deposits).size === 1 &&
+      deposits[0]! > 0 &&
+      !allAmounts.some((c) => c.amount.minor === best.amount.minor - deposits[0]!)
+    ) {
+      // The total itself is unreadable (OCR lost its label or its decimal point): what is due plus what was paid.
+      // Not when the page also prints the due amount less the payment: then the chosen one is the total.
+      best = { ...best, amount: { ...best.amount, minor: best.amount.minor + deposits[0]! }, score: best.score - 0.1 };
+    }
   }
   // A balance carried over from earlier invoices: "Previous balance 220 / Amount due 440": this invoice's own total
   // is the amount due less that balance, when the page prints it (as a total or an amount that includes tax).
   if (previous.length && DUE_ONLY.test(best.label ?? '')) {
     const own = allAmounts.find((c) => previous.some((p) => p > 0 && c.amount.minor === best.amount.minor - p));
     if (own) best = { ...own, score: best.score - 0.05 };
+  }
+  // OCR drops a last digit ("SUMME EUR 16.6" for 16,62): a total read with one decimal digit where its currency has two
+  // is completed from arithmetic on the page that begins with it. Only one completion may fit.
+  if (best.amount.printedDecimals === 1 && best.amount.decimals === 2) {
+    const sums = completions(doc, best, pool, change, nets, taxes);
+    const fit = [...sums].filter(
+      (v) => v !== best.amount.minor && Math.trunc(v / 10) === Math.trunc(best.amount.minor / 10),
+    );
+    if (fit.length === 1)
+      best = { ...best, amount: { ...best.amount, minor: fit[0]!, printedDecimals: 2 }, score: best.score - 0.1 };
   }
   // Agreement between several total lines raises confidence.
   const agree = pool.filter((c) => c.amount.minor === best.amount.minor && c.score > 0.5).length;

@@ -55,6 +55,9 @@ export const AMOUNT_FEATURES = [
   /** Three or more words stand between the total phrase and the amount: a sentence that mentions a total ("the
    * amount still due after this instalment will be 128.00"), as explanation pages and terms print, not a label. */
   'labelFar',
+  /** Another labelled total or payment line, on another line, prints the same amount ("SUMME 12,07 / MasterCard
+   * 12,07"): a receipt repeats its total, and OCR seldom misreads both copies the same way. */
+  'agreement',
 ] as const;
 
 export type AmountFeature = (typeof AMOUNT_FEATURES)[number];
@@ -87,6 +90,7 @@ export const AMOUNT_WEIGHTS: Record<AmountFeature, number> = {
   changeArithmetic: 0.68,
   sumsUp: 0.06,
   labelFar: -0.3,
+  agreement: 0.1,
 };
 
 export function amountScore(features: AmountFeatures, weights: Record<AmountFeature, number> = AMOUNT_WEIGHTS): number {
