@@ -1,14 +1,28 @@
 import type { Cell, Line, Word } from '../extraction.types';
 
 /**
+ * A word's characters as the rules expect them: the Unicode hyphens some generators write (U+2010 hyphen, U+2011
+ * non-breaking hyphen, U+2012 figure dash) as '-', so "18‐08‐2026" is a date and "INV‐42" a number; full-width
+ * ASCII (Japanese and Chinese documents print "１２３" and "：") as ASCII; the ideographic space as a space.
+ */
+export function normalizeWordText(text: string): string {
+  return text
+    .replace(/[\u2010-\u2012]/g, '-')
+    .replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/\u3000/g, ' ');
+}
+
+/**
  * Rebuilds reading-order lines and cells from positioned words (PDF text items or OCR words).
  * Words whose vertical centres are within ~half a word height share a line; a horizontal gap wider than about
  * 1.2 × the line height (12 pt at 10 pt type) starts a new cell, which separates labels from values and table columns.
  */
 export function buildLines(words: Word[], pageHeights: Map<number, number>): Line[] {
   const byPage = new Map<number, Word[]>();
-  for (const w of words) {
-    if (!w.text.trim()) continue;
+  for (const word of words) {
+    if (!word.text.trim()) continue;
+    const text = normalizeWordText(word.text);
+    const w = text === word.text ? word : { ...word, text };
     const list = byPage.get(w.page) ?? [];
     list.push(w);
     byPage.set(w.page, list);
@@ -72,7 +86,7 @@ export function buildLines(words: Word[], pageHeights: Map<number, number>): Lin
 
 /** Lines from plain text (an already extracted .txt): one cell per run separated by 2+ spaces. */
 export function linesFromPlainText(text: string): Line[] {
-  const raw = text.split(/\r?\n/);
+  const raw = normalizeWordText(text).split(/\r?\n/);
   const lines: Line[] = [];
   raw.forEach((l, i) => {
     if (!l.trim()) return;

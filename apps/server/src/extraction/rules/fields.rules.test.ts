@@ -216,3 +216,106 @@ Total due: £ 48.00
     expect(f.currency).toBe('GBP');
   });
 });
+
+describe('field rules beyond the seven languages, and layouts seen on real invoices', () => {
+  it('Finnish: Lasku, Laskun nro, Päivämäärä, Maksettava, Myyjä', () => {
+    expect(
+      fields(`
+Myyjä                                       LASKU
+Tietopalvelu Oy
+Yritystie 11                                Laskun nro:   4321
+40000 JYVÄSKYLÄ                             Päivämäärä:   18.01.2014
+Ostaja                                      Eräpäivä:     01.02.2014
+Matti Meikäläinen
+Tuote/palvelu               Veroton    ALV   Verollinen
+Konsultointi                 200,00  48,00       248,00
+Yhteensä                     200,00  48,00       248,00
+Maksettava                                       248,00 EUR
+`),
+    ).toEqual({
+      vendor: 'Tietopalvelu Oy',
+      amount: 248,
+      currency: 'EUR',
+      invoice_date: '2014-01-18',
+      invoice_number: '4321',
+    });
+  });
+
+  it('Japanese: 請求書番号, 日付 in 年月日, 合計金額 over its value in 円 (full-width colons too)', () => {
+    expect(
+      fields(`
+請求書
+株式会社サンプル 御中                     日付：        2025 年 12 月 05 日
+                                          請求書番号：  20251205-1
+小計            消費税          合計金額
+10,000 円       1,000 円        11,000 円
+`),
+    ).toMatchObject({ amount: 11000, currency: 'JPY', invoice_date: '2025-12-05', invoice_number: '20251205-1' });
+  });
+
+  it('Czech title line "Faktura | č. …", seller under "Prodejce", total in Kč', () => {
+    expect(
+      fields(`
+Faktura                                   č. 198900000001
+Prodejce                                  Kupující
+Petr Nový                                 Adam Černý
+Rolnická 1                                Ostravská 1
+Datum vydání      05/03/2016
+Celkem:                                   Kč 12.100,-
+`),
+    ).toMatchObject({ vendor: 'Petr Nový', currency: 'CZK', invoice_number: '198900000001' });
+  });
+
+  it('Polish: the seller named after "Nazwa:", the number "2/11/2023" under "Numer faktury"', () => {
+    expect(
+      fields(`
+Krajowy System e-Faktur                                   Numer faktury
+                                                           2/11/2023
+Sprzedawca                              Nabywca
+NIP: 9999999999                         NIP: 1111111111
+Nazwa: ABC Developex S.A.               Nazwa: F.H.U. Jan Kowalski
+Adres                                   Adres
+Data wystawienia: 2023-11-30
+Kwota należności ogółem:                17 115,45 PLN
+`),
+    ).toMatchObject({ vendor: 'ABC Developex S.A.', invoice_number: '2/11/2023', invoice_date: '2023-11-30' });
+  });
+
+  it('numbers labelled "Nº:" and "Ref. :", a timestamp-like number, a total "inc. VAT"', () => {
+    expect(fields('Factura\nNº: 4000-12345678\nFecha:   27/03/2011\nTotal   121,00').invoice_number).toBe(
+      '4000-12345678',
+    );
+    const it = fields(`
+Invoice
+Ref. : IN1706-00000
+Invoice date : 02/06/2017
+Total exc. VAT          3235.27
+Total VAT                627.73
+Total inc. VAT          3863.00
+`);
+    expect(it).toMatchObject({ invoice_number: 'IN1706-00000', amount: 3863 });
+    expect(fields('Facture N°: 2024-03-10t172205\nTotal: 66005.33 €').invoice_number).toBe('2024-03-10t172205');
+  });
+
+  it('reads dates and numbers written with Unicode hyphens (U+2010)', () => {
+    expect(fields('FACTURE\nDate : 18‐08‐2026\nNuméro : IOPOLE‐jdz7\nTotal TTC   120,00 €')).toMatchObject({
+      invoice_date: '2026-08-18',
+      invoice_number: 'IOPOLE-jdz7',
+    });
+  });
+
+  it('takes the currency from the country when the page prints none, and not when countries disagree', () => {
+    const swiss = fields(`
+famoser GmbH
+4123 Allschwil
+Schweiz
+Invoice UZH-5
+Date:    30.06.2023
+Total    8'390.40
+`);
+    expect(swiss.currency).toBe('CHF');
+    expect(
+      fields('Acme Ltd, London, United Kingdom\nClient: Zurich, Switzerland\nInvoice 5\nTotal  10.00').currency,
+    ).toBe(null);
+  });
+});

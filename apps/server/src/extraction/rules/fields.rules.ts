@@ -11,6 +11,41 @@ const INDIAN_TAX = /(?<![a-z])(?:gstin|igst|cgst|sgst|hsn\/sac|utgst)(?![a-z])/;
 
 const LANG_CURRENCY: Record<string, string> = { de: 'EUR', fr: 'EUR', it: 'EUR', es: 'EUR', nl: 'EUR', ro: 'RON' };
 
+/**
+ * Where a page prints no currency at all, the country decides it: a country named in an address, or a tax id only
+ * one country issues (Argentina's CUIT, Brazil's CNPJ, India's GSTIN, Australia's ABN, a Swiss CHE number). Folded
+ * text. Eurozone countries are listed too, so that an English invoice from Ireland or Finland is not left without one.
+ */
+const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
+  [/(?<![a-z])(?:schweiz|suisse|svizzera|switzerland|liechtenstein|che-\d{3}\.\d{3}\.\d{3})(?![a-z])/, 'CHF'],
+  [/(?<![a-z])(?:argentina|cuit)(?![a-z])/, 'ARS'],
+  [/(?<![a-z])(?:brasil|brazil|cnpj)(?![a-z])/, 'BRL'],
+  [/(?<![a-z])(?:united kingdom|england|scotland|wales|northern ireland)(?![a-z])/, 'GBP'],
+  [/(?<![a-z])(?:united states|usa|u\.s\.a\.)(?![a-z])/, 'USD'],
+  [/(?<![a-z])(?:polska|poland)(?![a-z])/, 'PLN'],
+  [/(?<![a-z])(?:ceska republika|czech republic|czechia)(?![a-z])/, 'CZK'],
+  [/(?<![a-z])(?:sverige|sweden)(?![a-z])/, 'SEK'],
+  [/(?<![a-z])(?:danmark|denmark)(?![a-z])/, 'DKK'],
+  [/(?<![a-z])(?:norge|norway)(?![a-z])/, 'NOK'],
+  [/(?<![a-z])(?:india|gstin)(?![a-z])/, 'INR'],
+  [/(?<![a-z])(?:japan|nippon)(?![a-z])|日本/, 'JPY'],
+  [/(?<![a-z])(?:mexico)(?![a-z])/, 'MXN'],
+  [/(?<![a-z])(?:canada)(?![a-z])/, 'CAD'],
+  [/(?<![a-z])(?:australia|abn)(?![a-z])/, 'AUD'],
+  [/(?<![a-z])(?:romania)(?![a-z])/, 'RON'],
+  [/(?<![a-z])(?:magyarorszag|hungary)(?![a-z])/, 'HUF'],
+  [
+    /(?<![a-z])(?:deutschland|germany|osterreich|austria|france|italia|italy|espana|spain|nederland|netherlands|belgique|belgie|belgium|ireland|suomi|finland|portugal|luxembourg|eesti|latvija|lietuva|slovensko|slovenija|hrvatska|ellada|greece|malta|cyprus)(?![a-z])/,
+    'EUR',
+  ],
+];
+
+/** The one currency the countries named on the page agree on; null when none is named or they disagree. */
+export function countryCurrency(folded: string): string | null {
+  const found = new Set(COUNTRY_CURRENCY.filter(([re]) => re.test(folded)).map(([, c]) => c));
+  return found.size === 1 ? [...found][0]! : null;
+}
+
 /** Runs every field rule over the lines of one document (text layer or OCR words). Pure; never throws on content. */
 export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): RuleFields {
   if (!lines.length) {
@@ -52,6 +87,10 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   if (!currency && doc.currencies.size) {
     const [code, n] = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0]!;
     currency = { value: code, confidence: n > 1 ? 0.75 : 0.6 };
+  }
+  if (!currency) {
+    const byCountry = countryCurrency(doc.folded.map((cells) => cells.join('  ')).join('\n'));
+    if (byCountry) currency = { value: byCountry, confidence: 0.4 };
   }
   if (!currency && LANG_CURRENCY[doc.lang]) currency = { value: LANG_CURRENCY[doc.lang]!, confidence: 0.3 };
 

@@ -113,6 +113,12 @@ export const TOTAL_STRONG = wordsLoose([
   'do zap(?:l|ł)aty',
   'summa att betala',
   'att betala',
+  // Finnish; Japanese (folding leaves CJK as it is): the amount billed, the total amount.
+  'maksettava(?:\\s*yhteensa)?',
+  'yhteensa maksettava',
+  'ご?請求金額',
+  '合計金額',
+  '税込合計',
 ]);
 
 /** Like words(), with the spaces inside each phrase optional. */
@@ -124,6 +130,8 @@ function wordsLoose(parts: string[]): RegExp {
 /** A bare "total" word: good when nothing stronger is on the page. */
 export const TOTAL_WEAK = words([
   'total',
+  'yhteensa',
+  '合計',
   'celkem',
   'razem',
   'summa',
@@ -169,6 +177,9 @@ export const TOTAL_NEGATIVE = words([
   'fara tva',
   'baza de impozitare',
   'subtotaal',
+  'valisumma',
+  '小計',
+  '税抜',
   'totaal excl\\.?(?:usief)? btw',
   'excl\\.?(?:usief)? btw',
   'excl\\.?(?:uding)? (?:vat|tax)',
@@ -278,9 +289,17 @@ export const TAX_LINE = words([
   'taxe',
   'imposta',
   'impuesto',
+  'alv',
+  'dph',
+  '消費税',
 ]);
 
 export const INCLUDES_TAX = words([
+  // "Total inc. VAT" (with its dot: a bare "inc" is a firm's legal form).
+  'inc\\.',
+  'sis\\. alv',
+  'verollinen',
+  '税込',
   'incl\\.?(?:uding|usief|\\.)?',
   'inkl\\.?(?:usive)?',
   'ttc',
@@ -354,6 +373,13 @@ export const NUMBER_LABEL = words([
   'n(?:ume)?r\\.? faktury',
   'fakturanummer',
   'fakturanr\\.?',
+  'danovy doklad\\s*(?:c\\.|cislo)',
+  'laskun\\s*(?:nro|numero|nr)\\.?',
+  'laskunumero',
+  'laskunro\\.?',
+  '請求書?番号',
+  '伝票番号',
+  '領収書?番号',
   // Credit notes and corrections title their number like invoices do: "Avoir AV-2017-0005", "Gutschrift Nr. 12".
   '(?:rechnungskorrektur|korrekturrechnung|stornorechnung|gutschrift|credit\\s*note|credit\\s*memo|avoir|nota di credito|nota de credito|factura rectificativa|creditnota|creditfactuur|factura storno|factura de stornare)\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|no\\.?|n°|nº|number|nummer|numero|num\\.?|n\\.)?',
 ]);
@@ -489,6 +515,11 @@ export const DATE_LABEL = words([
   'datum vystaveni',
   'data wystawienia',
   'fakturadatum',
+  'laskun paivamaara',
+  'paivamaara',
+  'laskutuspaiva',
+  '請求日',
+  '発行日',
 ]);
 
 export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du', 'vom', 'del', 'din', 'le']);
@@ -602,6 +633,12 @@ export const DATE_NEGATIVE = words([
 /** Headings and party labels: lines that start the customer's address block. */
 export const CUSTOMER_LABEL = words([
   'bill to',
+  'purchaser',
+  'kupujici',
+  'ostaja',
+  'asiakas',
+  'laskutusosoite',
+  '御中',
   'adquirente',
   'tomador',
   'consumidor',
@@ -656,6 +693,12 @@ export const CUSTOMER_LABEL = words([
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
   'sold by',
+  'provider',
+  'service provider',
+  'prodejce',
+  'dostawca',
+  'myyja',
+  'laskuttaja',
   'fornecedor',
   'prestador',
   'dodavatel',
@@ -715,6 +758,8 @@ export const VENDOR_LABEL = words([
 export const DOCUMENT_TITLES = {
   invoice: [
     'invoice',
+    'lasku',
+    '請求書',
     'tax invoice',
     'commercial invoice',
     'vat invoice',
@@ -760,6 +805,8 @@ export const DOCUMENT_TITLES = {
   ],
   receipt: [
     'receipt',
+    'kuitti',
+    '領収書',
     'sales receipt',
     'payment receipt',
     'cash receipt',

@@ -79,7 +79,7 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/€/, 'EUR'],
   [/£/, 'GBP'],
   [/₹/, 'INR'],
-  [/¥/, 'JPY'],
+  [/[¥￥円]/, 'JPY'],
   [/₩/, 'KRW'],
   [/₺/, 'TRY'],
   [/₽/, 'RUB'],
@@ -133,7 +133,7 @@ export { parseAmount };
 
 // A number in any of the four styles (and Indian lakh grouping), optionally signed; currency symbols/codes around it are read separately.
 const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?\)?(?:[-−](?=\s|$))?|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f\u2009'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:[-−](?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
-const CUR_SRC = String.raw`€|£|\$|₹|¥|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|[A-Z]{3}`;
+const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|[A-Z]{3}`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w)`,
   'g',

@@ -4,16 +4,19 @@ import { cellBelow, type Doc, labelAbove, leftLabel } from './document';
 import { INVOICE_REFERENCE, NUMBER_LABEL, NUMBER_NEGATIVE } from './labels';
 
 const TITLE_LINE =
-  /(?<![a-z])(?:invoice|tax invoice|credit note|\w*rechnung|gutschrift|facture|avoir|fattura|nota di credito|factura|factuur|creditnota)(?![a-z])/;
+  /(?<![a-z])(?:invoice|tax invoice|credit note|\w*rechnung|gutschrift|facture|avoir|fattura|nota di credito|factura|factuur|creditnota|faktura|lasku)(?![a-z])/;
 
 /** A bare "Number" / "Nummer" / "No." label: in an invoice's meta block, the document's own number (weakly). */
 const BARE_NUMBER = /^\s*(?:number|nummer|numero|numar|nr|no|n[°º])\.?\s*:?\s*$/;
 
-const BARE_NUMBER_INLINE = /^\s*(?:number|nummer|numero|numar)\s*:\s*(?=\S)/;
+const BARE_NUMBER_INLINE = /^\s*(?:number|nummer|numero|numar|n[°º])\s*:\s*(?=\S)/;
 
 const SPECIFIC = /(no|nr|number|nummer|num|numero|numar|#|n°|nº|id)\.?\s*:?\s*$/;
 const WEAK_LABEL =
-  /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document)(?![a-z])/;
+  /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document|ref(?=\.))(?![a-z])/;
+
+/** A running number, month and year: "2/11/2023" (Polish and Czech numbering, read as a date elsewhere). */
+const SLASH_NUMBER = /^(?:[A-Z]{1,4}\/)?\d{1,6}\/\d{1,2}\/\d{4}$/;
 
 /** A token that can be an invoice number: has a digit, is not a date, amount, IBAN, phone number or percentage. */
 export function plausibleNumber(token: string): boolean {
@@ -32,8 +35,16 @@ export function plausibleNumber(token: string): boolean {
 }
 
 export function firstToken(rest: string): string | null {
-  // A value that starts with a date is a date ("16 de octubre de 2023"), not a number.
-  if (findDates(rest).some((d) => rest.slice(0, d.index).trim().replace(/[:#]/g, '') === '')) return null;
+  // A value that starts with a date is a date ("16 de octubre de 2023"), not a number; one that runs on past the date
+  // without a space ("2024-03-10t172205") is an identifier made from a timestamp.
+  if (
+    findDates(rest).some(
+      (d) =>
+        rest.slice(0, d.index).trim().replace(/[:#]/g, '') === '' &&
+        !/^[\p{L}\d_]/u.test(rest.slice(d.index + d.length)),
+    )
+  )
+    return null;
   const cleaned = rest.replace(/^[\s:#.°º\-–]+/, '').replace(/^(?:n[°oº]|no|nr|num|number)\b[.:\s]*/i, '');
   const trimmed = cleaned.trim();
   const m = /^[A-Za-z0-9][\w\-/.]*[A-Za-z0-9]|^\d/.exec(trimmed);
@@ -136,12 +147,18 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
           return;
         }
         const below = cellBelow(doc, i, cell.x0, cell.x1, 1);
-        if (below) consider(firstToken(doc.lines[below[0]]!.cells[below[1]]!.text), base - 0.05, i);
+        if (below) {
+          const value = doc.lines[below[0]]!.cells[below[1]]!.text.trim();
+          // Polish and Czech invoices number themselves by month: "Numer faktury" over "2/11/2023".
+          if (/faktur/.test(m[0]) && SLASH_NUMBER.test(value)) best ??= { value, score: base - 0.1, line: i };
+          else consider(firstToken(value), base - 0.05, i);
+        }
         return;
       }
       // "Handelsrechnung (380) | Nr. 471102": a bare number marker on the line of the document title.
-      if (/^(?:nr|no|n°|nº|num|#)\.?\s*:?\s*\S/.test(f) && TITLE_LINE.test(doc.folded[i]!.join(' '))) {
-        consider(firstToken(cell.text.replace(/^\S*?(?:nr|no|n°|nº|num|#)\.?\s*:?/i, '')), 0.78, i);
+      // The Czech "Faktura | č. 2016001" writes its marker with a dot (folded "c.").
+      if (/^(?:(?:nr|no|n°|nº|num|#)\.?|c\.)\s*:?\s*\S/.test(f) && TITLE_LINE.test(doc.folded[i]!.join(' '))) {
+        consider(firstToken(cell.text.replace(/^\S*?(?:(?:nr|no|n°|nº|num|#)\.?|[cč]\.)\s*:?/i, '')), 0.78, i);
       }
       // A heading "# 12345" or weak labels (booking id, reference) as a last resort.
       if (j === 0 && /^#\s*\S/.test(cell.text)) consider(firstToken(cell.text.slice(1)), 0.5, i);

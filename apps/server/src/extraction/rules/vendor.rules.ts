@@ -196,7 +196,7 @@ function foldPlain(s: string): string {
 }
 
 const NAME_LABEL =
-  /^(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam)\s*:?\s*$/;
+  /^(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam|nazwa(?: firmy)?|nazev(?: firmy)?|nome|razao social|nimi|namn|foretag)\s*:?\s*$/;
 
 /**
  * What OCR makes of a logo or a barcode ("I Il ill", "| IlI|UI)", "\"aE") and a shop's opening hours ("MO.-SA."):
