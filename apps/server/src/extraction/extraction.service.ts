@@ -208,6 +208,8 @@ async function run(
   let source: FieldSource = 'pdf_text';
   let metaKind: Kind = 'unknown';
   let ocrImages: Array<() => Promise<import('@napi-rs/canvas').Canvas>> = [];
+  /** An image file's page as OCR read it (for a second reading). */
+  let photo: Canvas | null = null;
 
   if (kind === 'xml') {
     if (bytes.length > limits.maxXmlBytes) throw new ExtractionError('file_too_large', 'The XML file is too large');
@@ -323,7 +325,9 @@ async function run(
     if (options.ocr === false) {
       result.warnings.push({ code: 'ocr_disabled', message: 'The file is an image and OCR is off' });
     } else {
-      ocrImages = [async () => photoPage(await decodeImage(bytes), options)];
+      const page = await photoPage(await decodeImage(bytes), options);
+      photo = page;
+      ocrImages = [async () => page];
       lines = await ocrAll(ocrImages, options, result, [1], pageDone);
     }
   } else if (kind === 'heic') {
@@ -346,7 +350,9 @@ async function run(
     if (options.ocr === false) {
       result.warnings.push({ code: 'ocr_disabled', message: 'The file is an image and OCR is off' });
     } else {
-      ocrImages = [async () => photoPage(canvas, options)];
+      const page = await photoPage(canvas, options);
+      photo = page;
+      ocrImages = [async () => page];
       lines = await ocrAll(ocrImages, options, result, [1], pageDone);
     }
   } else {
@@ -355,6 +361,11 @@ async function run(
 
   onLines?.(lines);
   const rules = extractFieldsFromLines(lines, options.hints);
+  if (photo && (rules.amount === null || rules.invoice_date === null)) {
+    // A second reading of the document alone, cropped out of the scan around it, fills what the first one missed.
+    const again = await croppedReading(photo, options, pageDone);
+    if (again) fillMissing(rules, extractFieldsFromLines(again, options.hints));
+  }
   applyRules(result, rules, source);
   result.meta.kind = metaKind;
   if (options.model) {
@@ -373,6 +384,33 @@ async function photoPage(canvas: Canvas, options: ExtractOptions): Promise<Canva
   if (options.straighten === false) return canvas;
   const { straightenPhoto } = await import('./ocr/page.detect');
   return (await straightenPhoto(canvas)).canvas;
+}
+
+/**
+ * The page read again cropped to its document (ocr/page.detect.ts cropToContent): a till receipt that fills a strip
+ * of a flatbed scan is then read at a higher resolution. Null when there is nothing to crop. Only for filling fields
+ * the whole page's reading missed: measured over all dev images, cropping first read some receipts better and others
+ * worse.
+ */
+async function croppedReading(page: Canvas, options: ExtractOptions, pageDone: () => void): Promise<Line[] | null> {
+  const { cropToContent } = await import('./ocr/page.detect');
+  const crop = await cropToContent(page, 0);
+  if (crop === page) return null;
+  const scratch = emptyResult();
+  return ocrAll([async () => crop], options, scratch, [1], pageDone);
+}
+
+/** Takes from a second reading the fields the first one did not find (and the currency printed with its amount). */
+function fillMissing(rules: RuleFields, more: RuleFields): void {
+  if (!rules.vendor && more.vendor) rules.vendor = more.vendor;
+  if (!rules.invoice_date && more.invoice_date) rules.invoice_date = more.invoice_date;
+  if (!rules.invoice_number && more.invoice_number) rules.invoice_number = more.invoice_number;
+  if (!rules.amount && more.amount) {
+    rules.amount = more.amount;
+    if (more.currency && (!rules.currency || rules.currency.confidence < more.currency.confidence))
+      rules.currency = more.currency;
+  }
+  if (!rules.document_type && more.document_type) rules.document_type = more.document_type;
 }
 
 function fieldCount(r: ExtractionResult): number {

@@ -4,6 +4,8 @@ import { generateInvoice, mulberry32 } from '../../../eval/invoice.generator';
 import { renderScan } from '../../../eval/invoice.renderers';
 import { decodeImage } from './image.loader';
 import {
+  contentBox,
+  cropToContent,
   evenOutCanvas,
   findPageQuad,
   flattenLight,
@@ -274,5 +276,62 @@ describe('bounds', () => {
     // Corners are reported in the scaled source's coordinates (long side WARP_SOURCE_LONG_SIDE).
     const s = WARP_SOURCE_LONG_SIDE / 6400;
     expect(Math.abs(quad![2].x - 500 * k * s)).toBeLessThan(8);
+  });
+});
+
+describe('a document that fills only part of a scan', () => {
+  /** A grey image: background `bg`, a rectangle of paper `paper` at [x0, x1) × [y0, y1) with text-like ink rows. */
+  function scan(w: number, h: number, bg: number, rect: [number, number, number, number], paper = 240) {
+    const data = new Uint8Array(w * h).fill(bg);
+    const [x0, y0, x1, y1] = rect;
+    for (let y = y0; y < y1; y++)
+      for (let x = x0; x < x1; x++) {
+        const ink = y % 12 < 4 && x % 7 < 5 && x > x0 + 5 && x < x1 - 5 && y > y0 + 5 && y < y1 - 5;
+        data[y * w + x] = ink ? 20 : paper;
+      }
+    return { data, width: w, height: h };
+  }
+
+  it('finds a receipt strip on a dark flatbed background (the lid left open)', () => {
+    const box = contentBox(scan(437, 600, 40, [300, 0, 430, 600]));
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(285);
+    expect(box!.x).toBeLessThanOrEqual(300);
+    expect(box!.x + box!.width).toBeGreaterThanOrEqual(430);
+    expect(box!.width).toBeLessThan(160);
+  });
+
+  it('finds the printed part of a receipt on white paper', () => {
+    // White page, a receipt's ink in the upper left quarter.
+    const g = scan(437, 600, 250, [40, 30, 200, 330], 250);
+    const box = contentBox(g);
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeLessThan(50);
+    expect(box!.x + box!.width).toBeGreaterThan(190);
+    expect(box!.y + box!.height).toBeGreaterThan(320);
+    expect(box!.width * box!.height).toBeLessThan(0.35 * 437 * 600);
+  });
+
+  it('leaves a full page, a blank page and a small image alone', () => {
+    expect(contentBox(scan(437, 600, 250, [10, 10, 427, 590], 250))).toBeNull();
+    expect(contentBox({ data: new Uint8Array(437 * 600).fill(250), width: 437, height: 600 })).toBeNull();
+    expect(contentBox({ data: new Uint8Array(30 * 30).fill(0), width: 30, height: 30 })).toBeNull();
+  });
+
+  it('crops the canvas in its own pixels, and returns a canvas under the size limit as it was', async () => {
+    const c = createCanvas(1200, 1600);
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = '#282828';
+    ctx.fillRect(0, 0, 1200, 1600);
+    ctx.fillStyle = '#f4f4f4';
+    ctx.fillRect(800, 0, 360, 1600);
+    ctx.fillStyle = '#000000';
+    for (let y = 40; y < 1560; y += 40) ctx.fillRect(830, y, 300, 12);
+    const crop = await cropToContent(c, 0);
+    expect(crop).not.toBe(c);
+    expect(crop.width).toBeGreaterThan(355);
+    expect(crop.width).toBeLessThan(480);
+    expect(crop.height).toBe(1600);
+    expect(await cropToContent(c, 2000)).toBe(c);
   });
 });

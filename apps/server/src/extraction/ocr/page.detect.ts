@@ -475,6 +475,91 @@ export async function straightenPhoto(src: Canvas): Promise<{ canvas: Canvas; qu
   return { canvas: out, quad: q };
 }
 
+/** A crop's share of the image above which cropping is not worth it (a full page of text). */
+const CROP_MAX_SHARE = 0.6;
+
+/**
+ * The part of a scan that holds the document, in thumbnail pixels; null when that is (nearly) all of it. A till
+ * receipt scanned on a flatbed fills a strip of an A4 image: on a dark background (the lid left open) it is the bright
+ * region, on white paper the region its ink covers.
+ */
+export function contentBox(g: Gray): { x: number; y: number; width: number; height: number } | null {
+  const { width: w, height: h, data } = g;
+  if (w < 50 || h < 50) return null;
+  const t = otsu(data);
+  let bright = 0;
+  for (const v of data) if (v > t) bright++;
+  let box: { x0: number; x1: number; y0: number; y1: number };
+  if (bright / (w * h) < 0.7) {
+    // Dark background: the columns, then the rows, that are mostly paper.
+    const colBright = new Float64Array(w);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (data[y * w + x]! > t) colBright[x]! += 1 / h;
+    const cols = [...colBright.keys()].filter((x) => colBright[x]! > 0.5);
+    if (!cols.length) return null;
+    const x0 = cols[0]!;
+    const x1 = cols[cols.length - 1]!;
+    const rows: number[] = [];
+    for (let y = 0; y < h; y++) {
+      let n = 0;
+      for (let x = x0; x <= x1; x++) if (data[y * w + x]! > t) n++;
+      if (n > 0.5 * (x1 - x0 + 1)) rows.push(y);
+    }
+    if (!rows.length) return null;
+    box = { x0, x1, y0: rows[0]!, y1: rows[rows.length - 1]! };
+  } else {
+    // White background: the ink, less the outermost 0.5 % of it on each side (specks, a scanner's edge).
+    const xs = new Float64Array(w);
+    const ys = new Float64Array(h);
+    let ink = 0;
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        if (data[y * w + x]! <= t) {
+          xs[x]! += 1;
+          ys[y]! += 1;
+          ink++;
+        }
+    if (ink < 100) return null;
+    const trim = (hist: Float64Array): [number, number] => {
+      let acc = 0;
+      let lo = 0;
+      while (lo < hist.length - 1 && acc + hist[lo]! <= ink * 0.005) acc += hist[lo++]!;
+      acc = 0;
+      let hi = hist.length - 1;
+      while (hi > lo && acc + hist[hi]! <= ink * 0.005) acc += hist[hi--]!;
+      return [lo, hi];
+    };
+    const [x0, x1] = trim(xs);
+    const [y0, y1] = trim(ys);
+    box = { x0, x1, y0, y1 };
+  }
+  const margin = Math.round(0.02 * Math.max(w, h));
+  const x = Math.max(0, box.x0 - margin);
+  const y = Math.max(0, box.y0 - margin);
+  const width = Math.min(w, box.x1 + margin + 1) - x;
+  const height = Math.min(h, box.y1 + margin + 1) - y;
+  if (width < 0.05 * w || height < 0.05 * h || width * height > CROP_MAX_SHARE * w * h) return null;
+  return { x, y, width, height };
+}
+
+/**
+ * The scan cropped to its document (contentBox), so that OCR's image size limit applies to the document rather than
+ * the empty page around it; the canvas itself when there is nothing to crop or its long side is at most `minLongSide`.
+ */
+export async function cropToContent(src: Canvas, minLongSide: number): Promise<Canvas> {
+  if (Math.max(src.width, src.height) <= minLongSide) return src;
+  const { gray, scale } = await grayThumbnail(src, DETECT_LONG_SIDE);
+  const box = contentBox(gray);
+  if (!box) return src;
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const x = Math.floor(box.x / scale);
+  const y = Math.floor(box.y / scale);
+  const w = Math.max(1, Math.min(src.width - x, Math.ceil(box.width / scale)));
+  const h = Math.max(1, Math.min(src.height - y, Math.ceil(box.height / scale)));
+  const out = createCanvas(w, h);
+  out.getContext('2d').drawImage(src, x, y, w, h, 0, 0, w, h);
+  return out;
+}
+
 /** Block size of the paper-brightness estimate: larger than a stroke, smaller than a shadow's soft edge. */
 const LIGHT_BLOCK = 8;
 

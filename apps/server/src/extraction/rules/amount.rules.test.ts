@@ -147,6 +147,14 @@ Amount paid                           -4'707.93
 Balance due                           10'985.18
 `),
     ).toBe(15693.11);
+    // A negative invoice (a correction): the deposit counts the other way.
+    expect(
+      total(`
+Facture                                       F-12
+Acompte :                                    -10,00
+NET A PAYER                              -90,00 EUR
+`),
+    ).toBe(-100);
   });
 
   it('does not take an amount from a sentence that mentions a total (explanation pages, payment plans)', () => {

@@ -380,17 +380,25 @@ export function findTotal(
   // A deposit or payment already made: "Total 1,000 / Deposit -300 / Amount due 700". The grand total is the
   // labelled amount that equals the chosen one plus a deposit line's amount.
   if (cands.length && deposits.length) {
-    const bigger = pool.find((c) => c.score > 0.6 && deposits.some((d) => c.amount.minor === best.amount.minor + d));
+    // On a negative invoice (a correction) the deposit counts the other way: "Total -100 / Acompte -10 / Net -90".
+    const sign = best.amount.minor < 0 ? -1 : 1;
+    const bigger = pool.find(
+      (c) => c.score > 0.6 && deposits.some((d) => c.amount.minor === best.amount.minor + sign * d),
+    );
     if (bigger) best = bigger;
     else if (
       best.features?.labelDue &&
       new Set(deposits).size === 1 &&
       deposits[0]! > 0 &&
-      !allAmounts.some((c) => c.amount.minor === best.amount.minor - deposits[0]!)
+      !allAmounts.some((c) => c.amount.minor === best.amount.minor - sign * deposits[0]!)
     ) {
       // The total itself is unreadable (OCR lost its label or its decimal point): what is due plus what was paid.
       // Not when the page also prints the due amount less the payment: then the chosen one is the total.
-      best = { ...best, amount: { ...best.amount, minor: best.amount.minor + deposits[0]! }, score: best.score - 0.1 };
+      best = {
+        ...best,
+        amount: { ...best.amount, minor: best.amount.minor + sign * deposits[0]! },
+        score: best.score - 0.1,
+      };
     }
   }
   // A balance carried over from earlier invoices: "Previous balance 220 / Amount due 440": this invoice's own total
