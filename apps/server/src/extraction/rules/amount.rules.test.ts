@@ -94,6 +94,13 @@ Betrag EUR                            ${slip}
     expect(total('KIWI 4009       1,99\nBetrag EUR      12,01\n')).toBe(12.01);
   });
 
+  it('reads a total label OCR misread by one letter, but not a real word one letter away', () => {
+    expect(total('340 ZUBEHÖR SONSTIGES\nAS-Zeit 20.05. 14:57 Uhr\nBstrag EUR        99,86\n')).toBe(99.86);
+    expect(total('KIWI            1,99\nSUNME  EUR      12,07\n')).toBe(12.07);
+    // "Beitrag" (a contribution) is a word of its own: no total, so the amount with a currency is taken at most.
+    expect(findTotal(prepareDoc(linesFromPlainText('Beitrag         12,00\n')))).toBeNull();
+  });
+
   it('does not count rows under one column header as a repeated total', () => {
     expect(
       total(`

@@ -109,10 +109,38 @@ function completions(
 
 type LabelKind = 'labelStrong' | 'labelDue' | 'labelWeakInclTax' | 'labelWeak';
 
+/** The total words OCR most often misreads by one letter on receipts ("SUNME", "Bstrag", "TOTAI"), and one it cuts. */
+const OCR_TOTAL_WORDS = ['summe', 'total', 'betrag', 'gesamt'];
+/** Real words one letter away from those, which are not totals. */
+const NOT_TOTAL_WORDS = new Set(['beitrag', 'summa', 'totale', 'totals']);
+
+/** One letter substituted, inserted or dropped (words of five letters or more), or a total word cut at its end. */
+function ocrTotalWord(label: string): boolean {
+  for (const w of label.match(/[a-z0-9$]+/g) ?? []) {
+    if (w === 'tota') return true;
+    if (w.length < 5 || NOT_TOTAL_WORDS.has(w)) continue;
+    for (const t of OCR_TOTAL_WORDS) if (Math.abs(w.length - t.length) <= 1 && withinOneEdit(w, t)) return true;
+  }
+  return false;
+}
+
+function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length === b.length) {
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && ++diff > 1) return false;
+    return true;
+  }
+  const [s, l] = a.length < b.length ? [a, b] : [b, a];
+  let i = 0;
+  while (i < s.length && s[i] === l[i]) i++;
+  return s.slice(i) === l.slice(i + 1);
+}
+
 /** Which kind of grand-total label a text is; null when it names something else. */
 export function totalLabelKind(label: string): LabelKind | null {
   const strong = TOTAL_STRONG.test(label);
-  const weak = TOTAL_WEAK.test(label);
+  const weak = TOTAL_WEAK.test(label) || (!strong && ocrTotalWord(label));
   if (!strong && !weak) return null;
   const includesTax = INCLUDES_TAX.test(label);
   if (TOTAL_NEGATIVE.test(label) && !(strong && includesTax)) return null;
