@@ -181,6 +181,17 @@ Gesamtbetrag                                   49,90 EUR`;
     expect(vendor(marketplace, { senderEmail: 'rechnung@marktplatz-handels.de' })).toBe('Holzkunst Berger e.K.');
   });
 
+  it('never takes a street line as the issuer, in the abbreviations of other languages', () => {
+    for (const street of [
+      'C. de Dom Juan, 35',
+      'Avda. Diagonal 640',
+      'ul. Sadowa 1',
+      'Rua Augusta, 12',
+      'Piazza Duomo 3',
+    ])
+      expect(vendor(`${street}\n28002 Madrid\nFECHA: 31-10-21\nTOTAL   19,40 €`)).toBeNull();
+  });
+
   it("reads the registrable name of a sender's domain", () => {
     expect(mailDomainName('billing@mail.acme-tools.co.uk')).toBe('acmetools');
     expect(mailDomainName('rechnung@kontorwerk.de')).toBe('kontorwerk');
