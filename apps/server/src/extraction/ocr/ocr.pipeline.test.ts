@@ -33,7 +33,14 @@ describe('a page whose probe cannot tell the language', () => {
   });
   // Engines that answer with a fixed reading and count their passes (a pass over a page costs seconds).
   const engine = (text: string, confidence = 90) => {
-    const e = { passes: 0, recognize: async () => (e.passes++, reading(text, confidence)), terminate: async () => {} };
+    const e = {
+      passes: 0,
+      recognize: async () => {
+        e.passes++;
+        return reading(text, confidence);
+      },
+      terminate: async () => {},
+    };
     return e;
   };
   const undecided = reading('4711 05.03.2024 12,00');
