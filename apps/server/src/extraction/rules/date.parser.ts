@@ -73,6 +73,8 @@ function iso(y: number, m: number, d: number): string | null {
 const MONTH_WORD = String.raw`[A-Za-zÀ-ÿăâîșşțţĂÂÎȘŞȚŢ]{3,10}\.?`;
 const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'num' | 'dMy' | 'Mdy' }> = [
   { re: /(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)/g, kind: 'ymd' },
+  // Hungarian "2008. 10. 17." (year, month and day each closed by a dot and a space).
+  { re: /(?<![\d.])(\d{4})\. (\d{1,2})\. (\d{1,2})\.(?!\d)/g, kind: 'ymd' },
   // Japanese and Chinese "2025年12月5日", Korean "2025년 12월 5일" (spaces between the parts as some PDFs print them).
   { re: /(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]/g, kind: 'ymd' },
   // A four-digit year may run straight into the time (receipt OCR drops the space: "20.05.202014:57").

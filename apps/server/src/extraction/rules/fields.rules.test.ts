@@ -319,3 +319,45 @@ Total    8'390.40
     ).toBe(null);
   });
 });
+
+describe('layouts a second fresh sample of real invoices missed', () => {
+  it('Spanish: "Nº F-2024/019" on its own line, the supplier named with its NIF in one cell', () => {
+    expect(
+      fields(`
+                                                  Nº F-2024/019
+                        FACTURA
+                                                  Fecha: 24/07/2025
+PROVEEDOR                                  CLIENTE
+Asociación Empresarios Norte NIF/CIF: G38556677     Pepita Gómez NIF: 125478938W
+DETALLE DE CONCEPTOS
+                                     TOTAL FACTURA:        1.748,00 €
+`),
+    ).toEqual({
+      vendor: 'Asociación Empresarios Norte',
+      amount: 1748,
+      currency: 'EUR',
+      invoice_date: '2025-07-24',
+      invoice_number: 'F-2024/019',
+    });
+  });
+
+  it('"Payable To" runs into the name; a first invoice numbered 1; a Hungarian date; page furniture is no name', () => {
+    const f = fields(`
+LARC                                     INVOICE
+Client Some Long Client                  Payable To Lowland Applied Research
+Invoice Number:
+1
+Számla kelte: 2008. 10. 17.
+Total                                    $1,200.00
+`);
+    expect(f).toMatchObject({ vendor: 'Lowland Applied Research', invoice_number: '1', invoice_date: '2008-10-17' });
+    expect(fields('Sida 1(1)\nFaktura\nFakturanr 5501\nAtt betala   269,00 SEK').vendor).toBeNull();
+  });
+
+  it('a bare "$" on a Canadian invoice is the Canadian dollar, not when the page says US dollars', () => {
+    const canadian = 'Jaxson Van Doorn\nNorth Saanich, BC V8L 4Z8\nInvoice # 7\nTotal Due ($)     1,050.00';
+    expect(fields(canadian).currency).toBe('CAD');
+    expect(fields(`${canadian}\nAll amounts in USD`).currency).toBe('USD');
+    expect(fields('Acme Inc.\nSeattle, WA 98101\nInvoice # 7\nTotal     $1,050.00').currency).toBe('USD');
+  });
+});

@@ -40,6 +40,17 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   ],
 ];
 
+const CANADIAN_POSTCODE =
+  /(?<![A-Za-z0-9])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![A-Za-z0-9])/;
+
+function canadianDollar(doc: { lines: Line[]; folded: string[][] }): boolean {
+  const text = doc.lines.map((l) => l.text).join('\n');
+  if (/(?<![A-Za-z])(?:USD|US\$|U\.S\.)/.test(text)) return false;
+  const folded = doc.folded.map((cells) => cells.join('  ')).join('\n');
+  if (/(?<![a-z])(?:united states|usa)(?![a-z])/.test(folded)) return false;
+  return CANADIAN_POSTCODE.test(text) || /(?<![a-z])canada(?![a-z])/.test(folded);
+}
+
 /** The one currency the countries named on the page agree on; null when none is named or they disagree. */
 export function countryCurrency(folded: string): string | null {
   const found = new Set(COUNTRY_CURRENCY.filter(([re]) => re.test(folded)).map(([, c]) => c));
@@ -88,6 +99,9 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     const [code, n] = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0]!;
     currency = { value: code, confidence: n > 1 ? 0.75 : 0.6 };
   }
+  // A bare "$" is read as US dollars; on a Canadian invoice (a Canadian postcode or "Canada", nothing American) it is
+  // the Canadian dollar.
+  if (currency?.value === 'USD' && canadianDollar(doc)) currency = { value: 'CAD', confidence: 0.6 };
   if (!currency) {
     const byCountry = countryCurrency(doc.folded.map((cells) => cells.join('  ')).join('\n'));
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };

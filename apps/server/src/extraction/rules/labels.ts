@@ -638,6 +638,8 @@ export const DATE_NEGATIVE = words([
 
 /** Headings and party labels: lines that start the customer's address block. */
 export const CUSTOMER_LABEL = words([
+  'facturado a',
+  'faturado a',
   'bill to',
   'purchaser',
   'kupujici',
@@ -698,6 +700,7 @@ export const CUSTOMER_LABEL = words([
 
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
+  '(?:make (?:checks|cheques) )?payable to',
   'sold by',
   'provider',
   'service provider',

@@ -9,11 +9,19 @@ const TITLE_LINE =
 /** A bare "Number" / "Nummer" / "No." label: in an invoice's meta block, the document's own number (weakly). */
 const BARE_NUMBER = /^\s*(?:number|nummer|numero|numar|nr|no|n[°º])\.?\s*:?\s*$/;
 
-const BARE_NUMBER_INLINE = /^\s*(?:number|nummer|numero|numar|n[°º])\s*:\s*(?=\S)/;
+const BARE_NUMBER_INLINE = /^\s*(?:(?:number|nummer|numero|numar|n[°º])\s*:|n[°º]\.?)\s*(?=\S)/;
 
 const SPECIFIC = /(no|nr|number|nummer|num|numero|numar|#|n°|nº|id)\.?\s*:?\s*$/;
 const WEAK_LABEL =
   /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document|ref(?=\.))(?![a-z])/;
+
+/**
+ * A first invoice numbered "1" (a small firm's or a new series'): one digit is never an identifier elsewhere, so it
+ * is taken only right after an invoice-number label, and only when nothing else is found.
+ */
+function oneDigit(token: string, specific: boolean): boolean {
+  return specific && /^\d$/.test(token.trim());
+}
 
 /** A running number, month and year: "2/11/2023" (Polish and Czech numbering, read as a date elsewhere). */
 const SLASH_NUMBER = /^(?:[A-Z]{1,4}\/)?\d{1,6}\/\d{1,2}\/\d{4}$/;
@@ -120,7 +128,11 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
         const rest = cell.text.slice((m.index ?? 0) + m[0].length);
         if (/^\s*(date|datum|data|fecha|du|vom)\b/i.test(foldStart(rest))) return;
         const inCell = firstToken(rest);
-        if (inCell && (specific || /^\s*[:#]?\s*\S/.test(rest)) && plausibleNumber(inCell)) {
+        if (
+          inCell &&
+          (specific || /^\s*[:#]?\s*\S/.test(rest)) &&
+          (plausibleNumber(inCell) || oneDigit(inCell, specific))
+        ) {
           consider(inCell, base + (line.page === 1 ? 0.02 : 0) - 0.01 * line.rel, i);
           return;
         }
@@ -146,9 +158,17 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
           consider(next, base - 0.01 * line.rel, i);
           return;
         }
+        if (next && oneDigit(next, specific)) {
+          best ??= { value: next, score: base - 0.15, line: i };
+          return;
+        }
         const below = cellBelow(doc, i, cell.x0, cell.x1, 1);
         if (below) {
           const value = doc.lines[below[0]]!.cells[below[1]]!.text.trim();
+          if (oneDigit(value, specific)) {
+            best ??= { value, score: base - 0.15, line: i };
+            return;
+          }
           // Polish and Czech invoices number themselves by month: "Numer faktury" over "2/11/2023".
           if (/faktur/.test(m[0]) && SLASH_NUMBER.test(value)) best ??= { value, score: base - 0.1, line: i };
           else consider(firstToken(value), base - 0.05, i);

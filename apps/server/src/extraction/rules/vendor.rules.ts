@@ -168,6 +168,11 @@ export function cleanVendor(raw: string): string {
   s = s.replace(/^(?:©|\(c\)|copyright)\s*(?:\d{4}\s*)?/i, '');
   s = s.replace(/^(?:all .*? (?:are )?sold by|sold by|seller|vendor|supplier|from)\s*:?\s*/i, '');
   s = s.replace(/\s+(?:invoice|rechnung|facture|fattura|factura|factuur|receipt)\b.*$/i, '');
+  // "Asociación Empresarios Norte NIF/CIF: G38556677": the name is what stands before its tax id.
+  s = s.replace(
+    /\s+(?:NIF\/CIF|NIF|CIF|CUIT|CNPJ|NIP|VAT(?: No\.?| ID| Reg\.? No\.?)?|USt-?IdNr\.?|UID|P\.? ?IVA|TVA|BTW|GSTIN|ABN)\s*:?\s*[A-Z]{0,3}[\d][\w .-]*$/i,
+    '',
+  );
   s = s.replace(/\s*[:,;|–-]+\s*$/, '').trim();
   return s;
 }
@@ -232,8 +237,13 @@ function formFieldsOnly(s: string): boolean {
   return words.length >= 2 && words.every((w) => FORM_FIELD_WORDS.has(w));
 }
 
+/** "Page 1 of 2", "Sida 1(1)", "Seite 1/3": page furniture in any of the languages. */
+const PAGE_NUMBER =
+  /^(?:page|seite|sida|side|pagina|página|strona|stránka|strana|sivu|blad|pág\.?|p\.)\s*\d+\s*(?:[(/]|of|von|de|di|sur|van|av|z|ze)?\s*\d*\)?$/i;
+
 function plausibleName(s: string): boolean {
   if (s.length < 2 || s.length > 80) return false;
+  if (PAGE_NUMBER.test(s.trim())) return false;
   if (!/\p{L}{2}/u.test(s) || ocrNoise(s)) return false;
   if (formFieldsOnly(s)) return false;
   const letters = s.replace(/[^\p{L}]/gu, '').length;
@@ -347,7 +357,12 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
         ) ?? null;
       // The label must stand alone ("Seller:", "Lieferant") — "Lieferant GmbH" is a name, not a label.
       const after = vl ? f.slice((vl.index ?? 0) + vl[0].length) : '';
-      if (vl && !/from\s+\d/.test(f) && (/^\s*[:/]/.test(after) || !after.trim())) {
+      // A label ending in a preposition ("Payable to", "Issued by") may run straight into the name.
+      const runsOn =
+        vl !== null &&
+        /\s(?:to|by|von|par|da|por|door)$/.test(vl[0]) &&
+        /^\s+\p{Lu}/u.test(cell.text.slice((vl.index ?? 0) + vl[0].length));
+      if (vl && !/from\s+\d/.test(f) && (/^\s*[:/]/.test(after) || !after.trim() || runsOn)) {
         sellerLabelled = true;
         const rest = cell.text.slice((vl.index ?? 0) + vl[0].length).replace(/^[\s:/]+/, '');
         if (rest) add(rest.split(/\s[-|]\s|,\s(?=\d)/)[0]!, 0.85, i);
@@ -381,9 +396,10 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
               if (v) add(v, 0.82, k);
               break;
             }
-            if (c.text.includes(':') || isPartyWord(cf)) continue;
-            if (plausibleName(cleanVendor(c.text))) {
-              add(c.text, 0.75, k);
+            const cleaned = cleanVendor(c.text);
+            if (cleaned.includes(':') || isPartyWord(cf)) continue;
+            if (plausibleName(cleaned)) {
+              add(cleaned, 0.75, k);
               break;
             }
           }
