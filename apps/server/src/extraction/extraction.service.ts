@@ -400,18 +400,25 @@ async function croppedReading(page: Canvas, options: ExtractOptions, pageDone: (
   return ocrAll([async () => crop], options, scratch, [1], pageDone);
 }
 
-/** Takes from a second reading the fields the first one did not find (and the currency printed with its amount). */
+/**
+ * Takes from a second reading the fields the first one did not find (and the currency printed with its amount), when
+ * its rules were sure enough: an honest gap beats a guess such as an unlabelled "1".
+ */
 function fillMissing(rules: RuleFields, more: RuleFields): void {
-  if (!rules.vendor && more.vendor) rules.vendor = more.vendor;
-  if (!rules.invoice_date && more.invoice_date) rules.invoice_date = more.invoice_date;
-  if (!rules.invoice_number && more.invoice_number) rules.invoice_number = more.invoice_number;
-  if (!rules.amount && more.amount) {
+  const sure = (g: { confidence: number } | null): boolean => g !== null && g.confidence >= FILL_CONFIDENCE;
+  if (!rules.vendor && sure(more.vendor)) rules.vendor = more.vendor;
+  if (!rules.invoice_date && sure(more.invoice_date)) rules.invoice_date = more.invoice_date;
+  if (!rules.invoice_number && sure(more.invoice_number)) rules.invoice_number = more.invoice_number;
+  if (!rules.amount && sure(more.amount)) {
     rules.amount = more.amount;
     if (more.currency && (!rules.currency || rules.currency.confidence < more.currency.confidence))
       rules.currency = more.currency;
   }
   if (!rules.document_type && more.document_type) rules.document_type = more.document_type;
 }
+
+/** The rules' confidence a second reading's field needs to fill a gap (a labelled total, a labelled date). */
+const FILL_CONFIDENCE = 0.6;
 
 function fieldCount(r: ExtractionResult): number {
   return [r.vendor, r.amount, r.currency, r.invoice_date, r.invoice_number].filter((v) => v !== null).length;

@@ -101,6 +101,13 @@ Betrag EUR                            ${slip}
     expect(findTotal(prepareDoc(linesFromPlainText('Beitrag         12,00\n')))).toBeNull();
   });
 
+  it('ranks a bare whole number under a total label low where the page prints its amounts with decimals', () => {
+    const t = findTotal(
+      prepareDoc(linesFromPlainText('REFRESCOS        3,50\nMENU            15,90\nTOTAL               1\n')),
+    );
+    expect(t?.confidence ?? 0).toBeLessThan(0.6);
+  });
+
   it('does not count rows under one column header as a repeated total', () => {
     expect(
       total(`

@@ -330,7 +330,10 @@ export function findTotal(
       }
       const features: AmountFeatures = { [labelKind]: 1, position: pos, ...idFeatures };
       if (!aboveKind && !nearLabel && wordsAfterTotalPhrase(label) >= 3) features.labelFar = 1;
-      if (nearLabel && a.printedDecimals === 0 && !a.currency) features.bareInteger = 1;
+      // A whole number without a currency where the page prints its amounts with decimals: "TOTAL 1" read off a
+      // receipt whose figures OCR lost.
+      if ((nearLabel || doc.decimalHint) && a.printedDecimals === 0 && !a.currency && !lineCur)
+        features.bareInteger = 1;
       if (aboveKind) features.labelAbove = 1;
       if (columnSum) features.columnSum = 1;
       if (rightmost) features.rightmost = 1;

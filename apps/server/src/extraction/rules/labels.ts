@@ -978,6 +978,13 @@ export const TITLE_WORDS = words([
   'duplicate',
   'page',
   'seite',
+  'sida',
+  'pagina',
+  'strona',
+  // Column headers beside a salesperson's "Vendedor" on a receipt.
+  'document',
+  'documento',
+  'dokument',
 ]);
 
 /** Company legal forms across the seven languages' countries (and common English ones). */
