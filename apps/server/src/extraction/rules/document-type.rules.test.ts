@@ -350,3 +350,36 @@ describe('document type from an e-invoice type code (UNTDID 1001)', () => {
     expect(documentTypeFromCode(null, 'CII')).toBeNull();
   });
 });
+
+describe('till receipts without a title', () => {
+  it('a café receipt: its sales associate, the tip and the time of sale', () => {
+    expect(
+      typeOf(`
+Contoso
+123 Main Street
+Redmond, WA 98052
+6/10/2019 13:59
+Sales Associate: Paul
+1 Cappuccino                     $4.50
+Sub-Total                       $11.70
+Tax                              $1.17
+Tip                              $1.63
+Total                           $14.50
+`),
+    ).toBe('receipt');
+  });
+
+  it('a supermarket receipt: a bottle deposit, goods weighed by the kilo, the card that paid', () => {
+    expect(
+      typeOf(`
+Marktkauf
+33102 Paderborn
+PFAND                             0,25
+0,144 kg x 1,99 EUR/kg
+BANANEN                           0,29
+SUMME EUR                        20,08
+Mastercard EUR                   20,08
+`),
+    ).toBe('receipt');
+  });
+});
