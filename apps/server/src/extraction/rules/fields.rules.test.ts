@@ -361,3 +361,20 @@ Total                                    $1,200.00
     expect(fields('Acme Inc.\nSeattle, WA 98101\nInvoice # 7\nTotal     $1,050.00').currency).toBe('USD');
   });
 });
+
+describe('common labels checked against a list of real-world wordings', () => {
+  it('German "Rg.-Nr.", Dutch "Totaal te voldoen", Australian "Total inc GST", Spanish "Fecha emisión"', () => {
+    expect(
+      fields('Werkstatt Kraus GmbH\nRg.-Nr. 2024-117\nDatum: 03.05.2024\nSumme netto   100,00\nGesamt   119,00 €'),
+    ).toMatchObject({ invoice_number: '2024-117' });
+    expect(
+      fields('Bakkerij Jansen B.V.\nFactuurnummer 88\nSubtotaal   50,00\nBTW   10,50\nTotaal te voldoen   € 60,50'),
+    ).toMatchObject({ amount: 60.5 });
+    expect(fields('Outback Supplies Pty Ltd\nTax Invoice 5512\nGST   10.00\nTotal inc GST   A$110.00').amount).toBe(
+      110,
+    );
+    expect(fields('Talleres Ruiz S.L.\nFactura 12\nFecha emisión: 14/02/2024\nTotal   121,00 €').invoice_date).toBe(
+      '2024-02-14',
+    );
+  });
+});

@@ -24,6 +24,9 @@ export const TOTAL_STRONG = wordsLoose([
   'total to be paid',
   '\\w*endbetrag',
   'endsumme',
+  'te voldoen',
+  'amount to be paid',
+  'total (?:current|new) charges',
   'bruttosumme',
   'summe brutto',
   'gesamt brutto',
@@ -303,6 +306,7 @@ export const TAX_LINE = words([
 export const INCLUDES_TAX = words([
   // "Total inc. VAT" (with its dot: a bare "inc" is a firm's legal form).
   'inc\\.',
+  'inc\\.? (?:gst|vat|tax)',
   'sis\\. alv',
   'verollinen',
   '税込',
@@ -328,6 +332,8 @@ export const NUMBER_LABEL = words([
   'document\\s*(?:no|number)\\.?',
   'rechnungs?\\s*-?\\s*(?:nummer|nr|no)\\.?',
   'rechnungsnr\\.?',
+  // "Rg.-Nr.", the short form of Rechnungsnummer.
+  'rg\\.?\\s*-?\\s*nr\\.?',
   're\\.?\\s*-?\\s*nr\\.?',
   'rechnung\\s*(?:nr\\.?|nummer|no\\.?)?',
   '[a-z]{3,}rechnung\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|nummer|no\\.?)?',
@@ -491,7 +497,7 @@ export const DATE_LABEL = words([
   'data (?:di )?emissione',
   'data documento',
   'fecha de (?:la )?factura',
-  'fecha de emision',
+  'fecha (?:de )?emision',
   'fecha factura',
   'fecha de expedicion',
   'data facturii',
