@@ -87,6 +87,11 @@ function serve({
         },
       };
     }
+    // The server ends the session: /me answers 401 from then on.
+    if (url.pathname === '/api/v1/auth/logout') {
+      authenticated = false;
+      return { body: { success: true } };
+    }
     if (url.pathname === '/api/v1/auth/local/signup') {
       authenticated = true;
       return { status: 201, body: session };
