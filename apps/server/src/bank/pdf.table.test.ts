@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Line } from '../extraction/extraction.types';
-import { amountCell, garbledDateCandidates, ocrAmountRepair, statementFromLines, undoDateSlips } from './pdf.table';
+import {
+  amountCell,
+  garbledDateCandidates,
+  ocrAmountRepair,
+  statementFromLines,
+  undoDateSlips,
+  valueDateLike,
+} from './pdf.table';
 
 /** Lines as OCR gives them: cells with pixel x-positions, 40 px apart. */
 function lines(rows: Array<Array<[string, number, number]>>): Line[] {
@@ -44,6 +51,42 @@ describe('OCR repairs of amount cells', () => {
     expect(amountCell('1,468,26', 2, ',')).toEqual({ minor: 146826, type: null });
     expect(amountCell('1 -1:145,31', 2, ',')).toEqual({ minor: 114531, type: 'debit' });
     expect(amountCell('05.03.', 2, ',')).toBeNull();
+  });
+});
+
+describe('a value date OCR ran loose from its column', () => {
+  it('is read as a date, not as an amount, on a statement with a decimal comma', () => {
+    expect(valueDateLike('14.06.', '2024-06-14')).toBe(true);
+    expect(valueDateLike('12.06', '2024-06-14')).toBe(true);
+    expect(valueDateLike('24.06', '2024-06-14')).toBe(false);
+    expect(valueDateLike('14,06', '2024-06-14')).toBe(false);
+    expect(valueDateLike('14.06:', '2024-06-14')).toBe(true);
+    expect(valueDateLike('06:06.', '2024-06-05')).toBe(true);
+    const euro: Array<Array<[string, number, number]>> = [
+      [['Banco del Ebro', 140, 700]],
+      [['Periodo: 01/06/2024 - 30/06/2024', 140, 860]],
+      [['Moneda: EUR', 140, 360]],
+      [
+        ['Fecha', 140, 260],
+        ['Concepto', 381, 569],
+        ['Importe', 1500, 1650],
+        ['Saldo', 1761, 1910],
+      ],
+      // The amount ran into the description; the value date stands where the amount should be.
+      [
+        ['14/06/2024', 139, 314],
+        ['Transferencia a De Vries BV 446,20', 381, 1100],
+        ['14.06', 1180, 1290],
+      ],
+      [
+        ['20/06/2024', 139, 314],
+        ['Recibo luz', 381, 835],
+        ['-61,30', 1510, 1650],
+        ['1.238,70', 1770, 1908],
+      ],
+    ];
+    const st = statementFromLines(lines(euro));
+    expect(st.transactions.map((t) => t.amountMinor)).not.toContain(1406);
   });
 });
 

@@ -269,6 +269,13 @@ export function ocrAmountRepair(text: string, decimals: number, hint?: '.' | ','
   return s;
 }
 
+/** "14.06", "14.06." or as OCR writes it, "14.06:" (day and month), within three days of `iso`, in its month. */
+export function valueDateLike(text: string, iso: string): boolean {
+  const m = /^\s*(\d{1,2})[.:](\d{2})[.:;]?\s*$/.exec(text);
+  if (!m) return false;
+  return Number(m[2]) === Number(iso.slice(5, 7)) && Math.abs(Number(m[1]) - Number(iso.slice(8, 10))) <= 3;
+}
+
 /** A cell holding an amount (and maybe a currency and a direction mark), as signed minor units; null otherwise. */
 export function amountCell(
   text: string,
@@ -818,7 +825,8 @@ export function statementFromLines(input: Line[]): ParsedStatement {
         (col) =>
           (col.role === 'value' || col.role === 'date') && c.x0 < col.x1 + line.size && c.x1 > col.x0 - line.size,
       );
-      if (underDate && /^[\s\-—–.,'‘’"|]*\d{1,2}[./-]\d{1,2}[./-]?[\s\-—–.]*$/.test(c.text)) {
+      // OCR writes its dots as colons now and then ("14.06:", "06:06.").
+      if (underDate && /^[\s\-—–.,'‘’"|]*\d{1,2}[./:-]\d{1,2}[./:;-]?[\s\-—–.:;]*$/.test(c.text)) {
         row.texts.push(c.text);
         continue;
       }
@@ -832,6 +840,12 @@ export function statementFromLines(input: Line[]): ParsedStatement {
           row.date = dd.iso;
         } else row.valueDate = dd.iso;
         if (dd.rest.trim()) row.texts.push(dd.rest.trim());
+        continue;
+      }
+      // OCR runs a value date ("14.06.") loose from its column on a statement whose amounts use a decimal comma:
+      // a day and month a few days from the row's own date is that date, not an amount of 14.06.
+      if (hint === ',' && valueDateLike(c.text, row.date)) {
+        row.texts.push(c.text);
         continue;
       }
       const a = amountCell(c.text, decimals, hint);
