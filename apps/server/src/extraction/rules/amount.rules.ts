@@ -1,6 +1,6 @@
 import type { FieldGuess } from '../extraction.types';
 import { AMOUNT_WEIGHTS, type AmountFeature, type AmountFeatures, amountScore } from './amount.weights';
-import { cellBelow, type Doc, isValueCell, labelAbove } from './document';
+import { cellBelow, type Doc, editDistance, isValueCell, labelAbove } from './document';
 import { INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
 import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser';
 
@@ -119,22 +119,9 @@ function ocrTotalWord(label: string): boolean {
   for (const w of label.match(/[a-z0-9$]+/g) ?? []) {
     if (w === 'tota') return true;
     if (w.length < 5 || NOT_TOTAL_WORDS.has(w)) continue;
-    for (const t of OCR_TOTAL_WORDS) if (Math.abs(w.length - t.length) <= 1 && withinOneEdit(w, t)) return true;
+    if (OCR_TOTAL_WORDS.some((t) => editDistance(w, t) <= 1)) return true;
   }
   return false;
-}
-
-function withinOneEdit(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (a.length === b.length) {
-    let diff = 0;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && ++diff > 1) return false;
-    return true;
-  }
-  const [s, l] = a.length < b.length ? [a, b] : [b, a];
-  let i = 0;
-  while (i < s.length && s[i] === l[i]) i++;
-  return s.slice(i) === l.slice(i + 1);
 }
 
 /** Which kind of grand-total label a text is; null when it names something else. */

@@ -111,7 +111,7 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
       }
     });
   });
-  const all = doc.folded.map((cells) => cells.join('  ')).join('\n');
+  const all = doc.foldedText;
   const score = {} as Record<DocumentTitleType, number>;
   for (const type of TYPES) {
     score[type] = best[type] + Math.min(1, 0.15 * rest[type]);

@@ -11,6 +11,10 @@ export interface Doc {
   lines: Line[];
   /** Folded cell texts, same shape as lines[i].cells; one character per UTF-16 unit so indexes line up. */
   folded: string[][];
+  /** The whole text as printed, one line per line, cells joined by two spaces. */
+  text: string;
+  /** The same, folded (cells joined by two spaces). */
+  foldedText: string;
   lang: Lang;
   dayOrder: DayOrder;
   decimalHint: '.' | ',' | undefined;
@@ -63,8 +67,8 @@ export function languageEvidence(foldedText: string): { lang: Lang; hits: number
 
 export function prepareDoc(lines: Line[]): Doc {
   const folded = lines.map((l) => l.cells.map((c) => foldAligned(c.text)));
-  const all = folded.map((cells) => cells.join('  ')).join('\n');
-  const lang = detectLanguage(all);
+  const foldedText = folded.map((cells) => cells.join('  ')).join('\n');
+  const lang = detectLanguage(foldedText);
   const text = lines.map((l) => l.text).join('\n');
   const currencies = new Map<string, number>();
   for (const c of findCurrencies(text)) currencies.set(c, (currencies.get(c) ?? 0) + 1);
@@ -82,7 +86,7 @@ export function prepareDoc(lines: Line[]): Doc {
   const commas = text.match(/\d[,]\d{2}(?!\d)/g)?.length ?? 0;
   const decimalHint = dots > commas * 2 ? '.' : commas > dots * 2 ? ',' : undefined;
   const pages = lines.reduce((m, l) => Math.max(m, l.page), 0);
-  return { lines, folded, lang, dayOrder, decimalHint, currencies, pages };
+  return { lines, folded, text, foldedText, lang, dayOrder, decimalHint, currencies, pages };
 }
 
 /** Index of the first line of the cell directly below `cell` (x ranges overlap), within `maxLines` lines. */
@@ -171,4 +175,17 @@ export function leftLabel(doc: Doc, i: number, j: number, maxGap = 12): string |
   if (/\d/.test(left.text) || !/\p{L}{2}/u.test(left.text)) return null;
   if (line.cells[j]!.x0 - left.x1 > maxGap * line.size) return null;
   return doc.folded[i]![j - 1]!;
+}
+
+/** Levenshtein distance (short strings only). */
+export function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, k) => k);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
 }

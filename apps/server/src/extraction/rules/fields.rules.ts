@@ -1,7 +1,7 @@
 import type { Line, PartyHints, RuleFields } from '../extraction.types';
 import { findTotal } from './amount.rules';
 import { findInvoiceDate } from './date.rules';
-import { prepareDoc } from './document';
+import { type Doc, prepareDoc } from './document';
 import { findDocumentType } from './document-type.rules';
 import { currencyDecimals, findCurrencies } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
@@ -43,12 +43,10 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
 const CANADIAN_POSTCODE =
   /(?<![A-Za-z0-9])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![A-Za-z0-9])/;
 
-function canadianDollar(doc: { lines: Line[]; folded: string[][] }): boolean {
-  const text = doc.lines.map((l) => l.text).join('\n');
-  if (/(?<![A-Za-z])(?:USD|US\$|U\.S\.)/.test(text)) return false;
-  const folded = doc.folded.map((cells) => cells.join('  ')).join('\n');
-  if (/(?<![a-z])(?:united states|usa)(?![a-z])/.test(folded)) return false;
-  return CANADIAN_POSTCODE.test(text) || /(?<![a-z])canada(?![a-z])/.test(folded);
+function canadianDollar(doc: Doc): boolean {
+  if (/(?<![A-Za-z])(?:USD|US\$|U\.S\.)/.test(doc.text)) return false;
+  if (/(?<![a-z])(?:united states|usa)(?![a-z])/.test(doc.foldedText)) return false;
+  return CANADIAN_POSTCODE.test(doc.text) || /(?<![a-z])canada(?![a-z])/.test(doc.foldedText);
 }
 
 /** The one currency the countries named on the page agree on; null when none is named or they disagree. */
@@ -103,7 +101,7 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   // the Canadian dollar.
   if (currency?.value === 'USD' && canadianDollar(doc)) currency = { value: 'CAD', confidence: 0.6 };
   if (!currency) {
-    const byCountry = countryCurrency(doc.folded.map((cells) => cells.join('  ')).join('\n'));
+    const byCountry = countryCurrency(doc.foldedText);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };
   }
   if (!currency && LANG_CURRENCY[doc.lang]) currency = { value: LANG_CURRENCY[doc.lang]!, confidence: 0.3 };

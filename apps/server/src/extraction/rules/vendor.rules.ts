@@ -1,6 +1,6 @@
 import type { FieldGuess, PartyHints } from '../extraction.types';
 import { findDates } from './date.parser';
-import { cellBelow, type Doc } from './document';
+import { cellBelow, type Doc, editDistance } from './document';
 import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VENDOR_LABEL } from './labels';
 import { findAmounts } from './money.parser';
 
@@ -44,19 +44,6 @@ const BLOCK_LINE =
 /** The letters of a name without its legal form, folded: what two spellings of one company share. */
 function coreName(name: string): string {
   return foldPlain(name.replace(new RegExp(LEGAL_FORM.source, 'g'), ' ')).replace(/[^a-z]/g, '');
-}
-
-/** Levenshtein distance (short strings only). */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let prev = Array.from({ length: b.length + 1 }, (_, k) => k);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /** Written like a company name: a legal form, or capitalised words (joined by short lower-case particles). */
