@@ -41,6 +41,8 @@ type Role =
   | 'name'
   | 'direction'
   | 'reference'
+  | 'account'
+  | 'state'
   | 'description';
 
 /** Header words per role (folded: lower case, no diacritics); checked in this order, so 'value date' beats 'date'. */
@@ -61,6 +63,14 @@ const HEADERS: Array<[Role, string[]]> = [
       'data valuta',
       'rentedatum',
       'data valutei',
+      'valutadag',
+      'arvopaiva',
+      'data waluty',
+      'datum valuty',
+      'data valor',
+      'valiutavimo data',
+      'erteknap',
+      'valor tarihi',
       'data valuta',
     ],
   ],
@@ -96,6 +106,40 @@ const HEADERS: Array<[Role, string[]]> = [
       'data tranzactiei',
       'data operatiunii',
       'data tranzactie',
+      'completed date',
+      'date completed',
+      'post date',
+      'posted',
+      'booked',
+      'bokforingsdag',
+      'bokforingsdatum',
+      'bokford',
+      'transaktionsdag',
+      'transaktionsdatum',
+      'dato',
+      'bogfort',
+      'bogforingsdato',
+      'bokfort',
+      'bokfort dato',
+      'kirjauspaiva',
+      'tapahtumapaiva',
+      'paivamaara',
+      'pvm',
+      'data operacji',
+      'data ksiegowania',
+      'data transakcji',
+      'datum zauctovani',
+      'datum transakce',
+      'datum provedeni',
+      'data movimento',
+      'data mov',
+      'data lancamento',
+      'data operacao',
+      'konyveles datuma',
+      'konyvelesi datum',
+      'tarih',
+      'islem tarihi',
+      'started date',
     ],
   ],
   [
@@ -112,6 +156,13 @@ const HEADERS: Array<[Role, string[]]> = [
       'saldo na',
       'new balance',
       'sold final',
+      'behallning',
+      'saldo po operacji',
+      'zustatek',
+      'likutis',
+      'egyenleg',
+      'bakiye',
+      'balance after',
     ],
   ],
   [
@@ -140,6 +191,25 @@ const HEADERS: Array<[Role, string[]]> = [
       'uitgaven',
       'sume debit',
       'retrageri',
+      'debits',
+      'outflow',
+      'out',
+      'spent',
+      'uttag',
+      'udbetaling',
+      'ut',
+      'uttak',
+      'veloitus',
+      'obciazenia',
+      'obciazenie',
+      'wyplata',
+      'vydaj',
+      'debito',
+      'debitos',
+      'saida',
+      'debetas',
+      'terheles',
+      'borc',
     ],
   ],
   [
@@ -165,6 +235,26 @@ const HEADERS: Array<[Role, string[]]> = [
       'inkomsten',
       'sume credit',
       'incasari',
+      'credits',
+      'inflow',
+      'received',
+      'in',
+      'insattning',
+      'indbetaling',
+      'inn',
+      'innskudd',
+      'hyvitys',
+      'uznania',
+      'uznanie',
+      'wplata',
+      'prijem',
+      'kredit',
+      'credito',
+      'creditos',
+      'entrada',
+      'kreditas',
+      'jovairas',
+      'alacak',
     ],
   ],
   [
@@ -193,6 +283,21 @@ const HEADERS: Array<[Role, string[]]> = [
       'montant eur',
       'importe eur',
       'suma tranzactiei',
+      'belopp',
+      'summa',
+      'belob',
+      'beloeb',
+      'belop',
+      'maara',
+      'kwota',
+      'kwota operacji',
+      'kwota transakcji',
+      'castka',
+      'valor',
+      'montante',
+      'quantia',
+      'osszeg',
+      'tutar',
     ],
   ],
   [
@@ -201,6 +306,7 @@ const HEADERS: Array<[Role, string[]]> = [
       'currency',
       'ccy',
       'wahrung',
+      'waehrung',
       'devise',
       'monnaie',
       'moneda',
@@ -208,7 +314,45 @@ const HEADERS: Array<[Role, string[]]> = [
       'valuta rekening',
       'munt',
       'moneda contului',
+      'valuutta',
+      'waluta',
+      'mena',
+      'moeda',
+      'valiuta',
+      'deviza',
+      'penznem',
+      'para birimi',
+      'doviz',
     ],
+  ],
+  [
+    // The statement's own account (a column repeating it on every row), not the counterparty's.
+    'account',
+    [
+      'account',
+      'account number',
+      'account no',
+      'own account',
+      'kontonummer',
+      'konto',
+      'kontonr',
+      'konto nr',
+      'auftragskonto',
+      'numero de compte',
+      'compte',
+      'numero de cuenta',
+      'cuenta',
+      'numero conto',
+      'conto',
+      'rekening',
+      'rekeningnummer',
+      'saskaitos nr',
+    ],
+  ],
+  [
+    // A booking's state: pending, declined or reverted rows are not on the statement yet.
+    'state',
+    ['state', 'status', 'estado', 'stato', 'statut', 'zustand'],
   ],
   [
     'iban',
@@ -249,6 +393,21 @@ const HEADERS: Array<[Role, string[]]> = [
       'naam tegenpartij',
       'beneficiar',
       'nume beneficiar',
+      'namn',
+      'navn',
+      'saaja maksaja',
+      'saaja',
+      'maksaja',
+      'nadawca odbiorca',
+      'odbiorca',
+      'nadawca',
+      'kontrahent',
+      'nazev protiuctu',
+      'protistrana',
+      'gavejas',
+      'moketojas',
+      'partner neve',
+      'kedvezmenyezett',
       'to',
     ],
   ],
@@ -265,6 +424,11 @@ const HEADERS: Array<[Role, string[]]> = [
       'd c',
       'sens',
       'tip tranzactie',
+      'd k',
+      'k d',
+      'debet kredit',
+      'db cr',
+      'cr db',
     ],
   ],
   [
@@ -312,6 +476,32 @@ const HEADERS: Array<[Role, string[]]> = [
       'items',
       'seller message',
       'description1',
+      'rubrik',
+      'meddelande',
+      'beskrivning',
+      'specifikation',
+      'tekst',
+      'beskrivelse',
+      'forklaring',
+      'selite',
+      'viesti',
+      'kuvaus',
+      'opis',
+      'tytul',
+      'opis operacji',
+      'tytul operacji',
+      'popis',
+      'zprava',
+      'poznamka',
+      'descricao',
+      'historico',
+      'descritivo',
+      'paaiskinimai',
+      'mokejimo paskirtis',
+      'kozlemeny',
+      'megjegyzes',
+      'leiras',
+      'aciklama',
     ],
   ],
 ];
@@ -354,9 +544,35 @@ interface Columns {
   name?: number;
   direction?: number;
   reference?: number;
+  account?: number;
+  state?: number;
   description: number[];
   headerCurrency: string | null;
 }
+
+/** Dates of the operation itself (a card used, a transfer ordered): second to a booking date in the same file. */
+const SECONDARY_DATES = new Set([
+  'transaction date',
+  'trans date',
+  'started date',
+  'created',
+  'date operation',
+  'date de l operation',
+  'fecha operacion',
+  'data operazione',
+  'data operacji',
+  'data transakcji',
+  'datum transakce',
+  'transaktionsdag',
+  'transaktionsdatum',
+  'tapahtumapaiva',
+  'data operacao',
+  'islem tarihi',
+  'data tranzactiei',
+  'data operatiunii',
+  'data tranzactie',
+  'transactiedatum',
+]);
 
 function columnsOf(row: string[]): Columns {
   const cols: Columns = { description: [], headerCurrency: null };
@@ -369,7 +585,13 @@ function columnsOf(row: string[]): Columns {
       return;
     }
     const key = r.role as Exclude<Role, 'description'>;
-    if (cols[key] === undefined || (r.exact && !exactness[key])) {
+    // Of two date columns, the booking (posting, completed) date is the transaction's date, not when a card was used.
+    const booking =
+      key === 'date' &&
+      cols.date !== undefined &&
+      SECONDARY_DATES.has(norm(row[cols.date]!)) &&
+      !SECONDARY_DATES.has(norm(cell));
+    if (cols[key] === undefined || (r.exact && !exactness[key]) || booking) {
       cols[key] = i;
       exactness[key] = r.exact;
       const inHeader = /\(([A-Za-z]{3})\)/.exec(cell)?.[1];
@@ -388,6 +610,33 @@ function headerScore(row: string[]): number {
 }
 
 const DELIMITERS = [',', ';', '\t', '|'];
+
+/**
+ * The delimiter: the one whose split of the first lines holds a header row naming a date and an amount, the best
+ * such header winning; otherwise the one that splits the first lines most consistently. Consistency alone fails on
+ * exports whose rows run past the header (a free text spilling over into extra fields) while every amount carries
+ * one decimal comma.
+ */
+function chooseDelimiter(text: string): string {
+  const head = text
+    .slice(0, 20_000)
+    .split(/\r\n|\r|\n/)
+    .slice(0, 40)
+    .join('\n');
+  let best: string | null = null;
+  let bestScore = 0;
+  for (const d of DELIMITERS) {
+    let rows: string[][] = [];
+    try {
+      rows = parse(head, { delimiter: d, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+    } catch {
+      continue; // a quoted field cut off at the sample's end, or quotes this delimiter cannot make sense of
+    }
+    const score = Math.max(0, ...rows.slice(0, 30).map(headerScore));
+    if (score > bestScore) [best, bestScore] = [d, score];
+  }
+  return best ?? detectDelimiter(text);
+}
 
 /** The delimiter that splits the first lines into the same number (>0) of fields most consistently. */
 function detectDelimiter(text: string): string {
@@ -481,8 +730,8 @@ function year(y: string): number {
 /** Numeric parts of a date cell: [a, b, y] for a/b/y, or a resolved date for unambiguous shapes. */
 function dateParts(raw: string): { ymd: string | null } | { a: number; b: number; y: number } | null {
   const s = raw.trim();
-  let m = /^(\d{4})[-./]?(\d{1,2})[-./]?(\d{1,2})(?:[ T].*)?$/.exec(s);
-  if (m && (s.length === 8 || /[-./]/.test(s.slice(4, 5)) || /^\d{8}[ T]/.test(s)))
+  let m = /^(\d{4})[-./:]?(\d{1,2})[-./:]?(\d{1,2})(?:[ T].*)?$/.exec(s);
+  if (m && (s.length === 8 || /[-./:]/.test(s.slice(4, 5)) || /^\d{8}[ T]/.test(s)))
     return { ymd: isoDate(Number(m[1]), Number(m[2]), Number(m[3])) };
   m = /^(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2})(?:[ T,].*)?$/.exec(s);
   if (m) return { a: Number(m[1]), b: Number(m[2]), y: year(m[3]!) };
@@ -563,6 +812,8 @@ function money(raw: string, decimals: number, hint: '.' | ','): number | null {
   } else s = s.replace(/\s*\b(CR|C|H|credit)$/i, '');
   s = s.replace(/[A-Za-z€£$¥₹₺₽₴₪]+\.?/g, '').trim();
   if (/^-\s*\(.*\)$/.test(s)) s = s.replace(/^-\s*/, '');
+  // ".46": no leading zero.
+  s = s.replace(/^([-+]?)([.,]\d{1,2})$/, '$10$2');
   const p = parseAmount(s, decimals, hint);
   if (!p) return null;
   return negative ? -Math.abs(p.minor) : p.minor;
@@ -570,8 +821,11 @@ function money(raw: string, decimals: number, hint: '.' | ','): number | null {
 
 function directionOf(raw: string | undefined): TransactionType | null {
   const v = fold(raw ?? '').trim();
-  if (/^(debit|dr|d|s|soll|af|debet|withdrawal|cargo|addebito|uscita)$/.test(v)) return 'debit';
-  if (/^(credit|cr|c|h|haben|bij|deposit|abono|accredito|entrata)$/.test(v)) return 'credit';
+  // K is credit (kredit) in the Baltic, Nordic, Polish and Czech exports that mark D/K.
+  if (/^(debit|dr|d|s|soll|af|debet|debetas|withdrawal|cargo|addebito|uscita|obciazenie|uttag)$/.test(v))
+    return 'debit';
+  if (/^(credit|cr|c|h|k|haben|bij|deposit|abono|accredito|entrata|kredit|kreditas|uznanie|insattning)$/.test(v))
+    return 'credit';
   return null;
 }
 
@@ -591,7 +845,110 @@ const IBAN_RE = /\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)\b/;
 /** Records kept before the columns, decimal style and currency are settled; every later one is mapped and dropped. */
 const SAMPLE_ROWS = 5000;
 
+/**
+ * Rows that state a balance instead of moving money: the opening and closing balance a bank prints as the first and
+ * last row (a row type of their own in some exports), in the languages the reader knows. Folded text.
+ */
+const OPENING_ROW =
+  /^(?:opening balance|balance brought forward|brought forward|previous balance|starting balance|beginning balance|anfangssaldo|alter saldo|alter kontostand|saldovortrag|solde initial|ancien solde|solde precedent|saldo inicial|saldo anterior|saldo iniziale|saldo precedente|beginsaldo|vorig saldo|sold initial|sold anterior|ingaende saldo|ingaende behallning|primo saldo|alkusaldo|saldo poczatkowe|pocatecni zustatek|likutis pradziai|nyito egyenleg|acilis bakiyesi)\b/;
+const CLOSING_ROW =
+  /^(?:closing balance|balance carried forward|carried forward|new balance|ending balance|final balance|endsaldo|neuer saldo|neuer kontostand|solde final|nouveau solde|saldo final|saldo actual|saldo atual|saldo finale|saldo contabile finale|eindsaldo|nieuw saldo|sold final|utgaende saldo|utgaende behallning|ultimo saldo|loppusaldo|saldo koncowe|konecny zustatek|konecny zustatok|likutis pabaigai|zaro egyenleg|kapanis bakiyesi)\b/;
+/** Turnover rows (sums of the period's debits or credits), printed with a date like a booking. */
+const TURNOVER_ROW = /^(?:turnover|apyvarta|umsatzsumme|summe soll|summe haben|total debits|total credits|obroty)\b/;
+/** A booking's state that keeps it off the statement. */
+const NOT_BOOKED =
+  /^(?:pending|declined|reverted|failed|cancelled|canceled|rejected|in progress|authori[sz]ed|ausstehend|vorgemerkt|abgelehnt|en attente|rejete|annule|pendiente|rechazado|in sospeso|rifiutato|in behandeling|geweigerd)\b/;
+
+/** The share of `cells` that satisfy `test` (0 for none). */
+const share = (cells: string[], test: (c: string) => boolean) =>
+  cells.length ? cells.filter(test).length / cells.length : 0;
+
+/** A money value as exports print it: a sign, digits with grouping, a decimal part; currency letters around it. */
+const MONEY_CELL =
+  /^[-+−]?\s*\(?[-+]?(?:[A-Z€£$]{1,3}\s?)?(?:\d{1,3}(?:[ .,'’]?\d{3})*)?[.,]\d{1,2}\)?(?:\s?[A-Za-z€£$]{1,3})?$/;
+
+/**
+ * Columns of a file without a header row the reader can name (no header at all, or one in a language it does not
+ * know), from what the cells hold: the first column of dates is the booking date, a column of signed money the
+ * amount (of two, the one with the smaller values is the amount and the other the balance), the longest texts the
+ * description, three-letter codes the currency. Null when no date and amount column stand out.
+ */
+export function inferColumns(rows: string[][]): { cols: Columns; firstRow: number } | null {
+  const lengths = new Map<number, number>();
+  for (const r of rows) if (r.length >= 3) lengths.set(r.length, (lengths.get(r.length) ?? 0) + 1);
+  const width = [...lengths.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (!width) return null;
+  const firstRow = rows.findIndex((r) => r.length >= width - 1 && r.some((c) => dateParts(c) !== null));
+  if (firstRow === -1) return null;
+  const body = rows.slice(firstRow).filter((r) => r.length >= 3);
+  if (body.length < 1) return null;
+  const column = (i: number) => body.map((r) => (r[i] ?? '').trim()).filter(Boolean);
+  const cols: Columns = { description: [], headerCurrency: null };
+  const moneyCols: Array<{ i: number; negatives: number; median: number }> = [];
+  let longest = { i: -1, len: 0 };
+  for (let i = 0; i < width; i += 1) {
+    const cells = column(i);
+    if (cells.length < 0.6 * body.length) continue;
+    if (cols.date === undefined && share(cells, (c) => dateParts(c) !== null) >= 0.8) {
+      cols.date = i;
+      continue;
+    }
+    if (share(cells, (c) => MONEY_CELL.test(c)) >= 0.8) {
+      const values = cells.map((c) => Number(c.replace(/[^\d]/g, '')) || 0).sort((a, b) => a - b);
+      moneyCols.push({
+        i,
+        negatives: cells.filter((c) => /^[-−(]/.test(c)).length,
+        median: values[values.length >> 1]!,
+      });
+      continue;
+    }
+    if (cols.currency === undefined && share(cells, (c) => /^[A-Z]{3}$/.test(c)) >= 0.9) {
+      cols.currency = i;
+      continue;
+    }
+    const len = cells.reduce((n, c) => n + (/\p{L}{3}/u.test(c) ? c.length : 0), 0) / cells.length;
+    if (len > longest.len) longest = { i, len };
+  }
+  if (cols.date === undefined || !moneyCols.length) return null;
+  const signed = moneyCols.filter((m) => m.negatives > 0);
+  const amount = signed.length === 1 ? signed[0]! : [...moneyCols].sort((a, b) => a.median - b.median)[0]!;
+  cols.amount = amount.i;
+  // Another money column is the running balance only where it moves by each row's amount (a balance printed before
+  // the booking, as some exports do, would make every row look broken to the balance check).
+  const others = moneyCols.filter((m) => m !== amount);
+  if (others.length === 1) {
+    const num = (c: string) => {
+      const v = money(c, 2, inferDecimal([c]));
+      return v ?? Number.NaN;
+    };
+    const amt = body.map((r) => num(r[amount.i] ?? ''));
+    const bal = body.map((r) => num(r[others[0]!.i] ?? ''));
+    let chained = 0;
+    for (let k = 1; k < body.length; k += 1)
+      if (bal[k]! - bal[k - 1]! === amt[k] || bal[k - 1]! - bal[k]! === amt[k - 1]) chained += 1;
+    if (body.length > 1 && chained >= 0.8 * (body.length - 1)) cols.balance = others[0]!.i;
+  }
+  if (longest.i >= 0) cols.description.push(longest.i);
+  // One account number or IBAN on every row: the statement's own account.
+  for (let i = 0; i < width && cols.account === undefined; i += 1) {
+    const cells = body.map((r) => (r[i] ?? '').replace(/\s+/g, ''));
+    if (new Set(cells).size === 1 && /^[A-Z]{2}\d{2}[A-Z0-9]{8,}$|^\d{8,}$/.test(cells[0]!)) cols.account = i;
+  }
+  return { cols, firstRow };
+}
+
 export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): StatementReadResult {
+  const r = readCsv(bytes, maxRows, false);
+  // A header whose names do not line up with the rows (fields packed or missing) gives no row with a date and an
+  // amount: the columns are then told from the cells, as for a file without a header.
+  if (!r.ok && r.errors[0]?.code === 'no_transactions') {
+    const inferred = readCsv(bytes, maxRows, true);
+    if (inferred.ok) return inferred;
+  }
+  return r;
+}
+
+function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): StatementReadResult {
   const tooMany = () =>
     fail(
       'too_many_rows',
@@ -611,6 +968,7 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
   const cell = (r: string[], i: number | undefined) => (i === undefined ? '' : (r[i] ?? '').trim());
   // Settled from the first records: header row, columns, decimal style, the file's currency.
   let setup: { cols: Columns; dateCol: number; decimal: '.' | ','; fileCurrency: string | null } | null = null;
+  // Index of the header row; the first data row follows it (-1: no header row, the data starts at the top).
   let headerAt = -1;
   // Header row and the lines above it, for telling a card export (see cardSignsInverted).
   let context = '';
@@ -620,17 +978,39 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
   const rawValueDates: string[] = [];
   const lines: number[] = [];
   const transactions: StatementTransaction[] = [];
+  const accounts = new Set<string>();
+  // Balance rows, raw until the decimal style is known: [cell, currency].
+  const openings: Array<[string, string | null]> = [];
+  const closings: Array<[string, string | null]> = [];
 
   const settle = (): boolean => {
-    headerAt = pending.slice(0, 30).findIndex((r) => headerScore(r) > 0);
-    if (headerAt === -1) return false;
-    const cols = columnsOf(pending[headerAt]!);
+    headerAt = inferAlways ? -1 : pending.slice(0, 30).findIndex((r) => headerScore(r) > 0);
+    let cols: Columns;
+    if (headerAt !== -1) cols = columnsOf(pending[headerAt]!);
+    else {
+      const inferred = inferColumns(pending.slice(0, 200));
+      if (!inferred) return false;
+      cols = inferred.cols;
+      headerAt = inferred.firstRow - 1;
+      st.warnings.push(
+        issue('columns_inferred', 'No header row names the columns; they were told from what the cells hold.'),
+      );
+    }
     const sample = pending.slice(headerAt + 1);
+    // "Valuta" is the value date in German and Dutch exports, the currency in Scandinavian ones: the cells decide.
+    if (cols.valueDate !== undefined && cols.currency === undefined) {
+      const cells = sample.map((r) => cell(r, cols.valueDate)).filter(Boolean);
+      if (cells.length && share(cells, (c) => /^[A-Z]{3}$/.test(c)) >= 0.8) {
+        cols.currency = cols.valueDate;
+        cols.valueDate = undefined;
+      }
+    }
+    if (cols.date === undefined && cols.valueDate === undefined) return false;
     const moneyCells = sample
       .flatMap((r) => [cell(r, cols.amount), cell(r, cols.debit), cell(r, cols.credit), cell(r, cols.balance)])
       .filter(Boolean);
-    const preamble = pending.slice(0, headerAt).flat().join(' ');
-    context = `${preamble} ${pending[headerAt]!.join(' ')}`;
+    const preamble = pending.slice(0, Math.max(headerAt, 0)).flat().join(' ');
+    context = `${preamble} ${headerAt >= 0 ? pending[headerAt]!.join(' ') : ''}`;
     st.accountNumber = IBAN_RE.exec(preamble)?.[1]?.replace(/\s+/g, '') ?? null;
     const fileCurrency =
       cols.headerCurrency ??
@@ -647,6 +1027,24 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
     const isDate = dateParts(rawDate) !== null;
     const rowCurrency = currencyCode(cell(r, cols.currency)) ?? fileCurrency;
     const decimals = decimalsOf(rowCurrency);
+    if (NOT_BOOKED.test(fold(cell(r, cols.state)))) return;
+    // A balance row (opening or closing, in any text cell) or a turnover row is no booking.
+    const texts = [...cols.description, cols.name].map((c) => fold(cell(r, c)).replace(/^[^a-z]+/, '')).filter(Boolean);
+    // The balance a balance row states: in the balance column, else where its amount stands (minus in a debit one).
+    const balanceCell = () => {
+      const debit = cell(r, cols.debit);
+      const found = [cell(r, cols.balance), cell(r, cols.amount), cell(r, cols.credit)].find((c) => /\d/.test(c));
+      return found ?? (/\d/.test(debit) ? `-${debit.replace(/^-/, '')}` : '');
+    };
+    if (texts.some((t) => OPENING_ROW.test(t))) {
+      openings.push([balanceCell(), rowCurrency]);
+      return;
+    }
+    if (texts.some((t) => CLOSING_ROW.test(t))) {
+      closings.push([balanceCell(), rowCurrency]);
+      return;
+    }
+    if (texts.some((t) => TURNOVER_ROW.test(t))) return;
     let signed: number | null = null;
     let type: TransactionType | null = null;
     if (cols.debit !== undefined || cols.credit !== undefined) {
@@ -660,6 +1058,8 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
       const dir = directionOf(cell(r, cols.direction));
       if (signed !== null) type = dir ?? (signed < 0 ? 'debit' : 'credit');
     }
+    // A zero amount moves no money (a card hold released, a notice of new terms): not a transaction.
+    if (signed === 0) return;
     if (!isDate || signed === null || !type) {
       // Totals, notes and blank lines carry no date or no amount; only a dated row with a broken amount is reported.
       const hasAmount = cell(r, cols.amount) || cell(r, cols.debit) || cell(r, cols.credit);
@@ -670,6 +1070,8 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
       }
       return;
     }
+    const account = cell(r, cols.account).replace(/\s+/g, '');
+    if (account) accounts.add(account);
     const name = cell(r, cols.name) || null;
     rawDates.push(rawDate);
     rawValueDates.push(cols.date !== undefined && cols.valueDate !== undefined ? cell(r, cols.valueDate) : '');
@@ -694,12 +1096,13 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
     pending.length = 0;
   };
 
+  const delimiter = chooseDelimiter(text);
   let count = 0;
   try {
     // Records go through one at a time and are dropped (on_record returns null), so memory holds the transactions
     // and the first SAMPLE_ROWS records only. Empty lines are kept so a record's number is its line.
     parse(text, {
-      delimiter: detectDelimiter(text),
+      delimiter,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: false,
@@ -725,7 +1128,8 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
     flush();
   }
   if (count - headerAt - 1 > maxRows) return tooMany();
-  const order = inferOrder(rawDates, (setup as unknown as { decimal: '.' | ',' }).decimal);
+  const { decimal } = setup as unknown as { decimal: '.' | ',' };
+  const order = inferOrder(rawDates, decimal);
   const kept: StatementTransaction[] = [];
   transactions.forEach((t, i) => {
     const date = toDate(rawDates[i]!, order);
@@ -754,6 +1158,18 @@ export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): St
   if (currencies.has('XXX')) {
     st.warnings.push(issue('currency_unknown', 'The file states no currency; transactions carry XXX.'));
   }
+  // One account on every row is the statement's own (an account-number or IBAN shape, not a name).
+  const [account] = accounts;
+  if (!st.accountNumber && accounts.size === 1 && /\d{6}|^[A-Z]{2}\d{2}[A-Z0-9]{8,}$/.test(account!))
+    st.accountNumber = account!;
+  // The first opening and the last closing balance row; one of another currency's sub-account (a file listing
+  // several) is not this statement's balance.
+  const ours = (rows: Array<[string, string | null]>) =>
+    rows.filter(([, c]) => !c || !st.currency || c === st.currency);
+  const balance = (b: [string, string | null] | undefined) =>
+    b ? money(b[0].replace(/[|]/g, ''), decimalsOf(b[1] ?? st.currency), decimal) : null;
+  st.openingBalanceMinor = balance(ours(openings)[0]);
+  st.closingBalanceMinor = balance(ours(closings).at(-1));
   let [first, last] = [kept[0]!.date, kept[0]!.date];
   for (const t of kept) [first, last] = [t.date < first ? t.date : first, t.date > last ? t.date : last];
   st.startDate = first;

@@ -1,5 +1,6 @@
 import { DEFAULT_LIMITS, type Line, type Word } from '../extraction/extraction.types';
 import { buildLines } from '../extraction/layout/lines';
+import { findDates } from '../extraction/rules/date.parser';
 import { reportSandboxProgress } from '../sandbox/progress';
 import { statementFromLines } from './pdf.table';
 import type { StatementReader, StatementReadOptions, StatementReadResult } from './statement.types';
@@ -58,6 +59,30 @@ export async function readPdfStatement(
       .map((l, index) => ({ ...l, index }));
   }
   let st = statementFromLines(lines);
+  // A text layer that gives no table at all may be unreadable (a font without its character map: "hontoauszugW" for
+  // "Kontoauszug", letters for digits): its pages are then read as images, as a scan is, and the better reading kept.
+  // The first such page is read first; the others only when it shows more dates as an image than as text, so a PDF
+  // that simply holds no statement (a letter) costs one page of OCR.
+  const textPageList = [...textPages].sort((a, b) => a - b);
+  const firstOcr =
+    !st.transactions.length && textPageList.length ? await ocrLines(bytes, textPageList.slice(0, 1)) : [];
+  const datedLines = (ls: Line[]) => ls.filter((l) => findDates(l.text).length > 0).length;
+  const onFirstPage = lines.filter((l) => l.page === textPageList[0]);
+  if (datedLines(firstOcr) >= 3 && datedLines(firstOcr) > 2 * datedLines(onFirstPage)) {
+    const ocrd = [...firstOcr, ...(await ocrLines(bytes, textPageList.slice(1, MAX_OCR_PAGES)))];
+    const byOcr = statementFromLines(
+      [...lines.filter((l) => !textPages.has(l.page)), ...ocrd]
+        .sort((a, b) => a.page - b.page || a.y0 - b.y0)
+        .map((l, index) => ({ ...l, index })),
+    );
+    if (byOcr.transactions.length) {
+      st = byOcr;
+      warnings.push({
+        code: 'text_layer_unreadable',
+        message: 'The text layer of the PDF could not be read; its pages were read as images (OCR).',
+      });
+    }
+  }
   st.warnings.unshift(...warnings);
   if (options.model && lines.length) {
     // Taken only when it passes the balance check (statement.model.ts).

@@ -80,7 +80,10 @@ const CURRENCY_LABEL = /(currency|wahrung|devise|monnaie|valuta|divisa|moneda|mu
 const TITLE_WORDS =
   /(statement|kontoauszug|auszug|releve|extrait|estratto|extracto|rekeningafschrift|afschrift|extras|page|seite|pagina|pagina|blatt|account holder|kontoinhaber|titulaire|intestatario|titular|rekeninghouder|titular)/;
 const BANK_WORDS =
-  /(?<![a-z])(bank|banca|banque|banco|bancaire|sparkasse|volksbank|raiffeisen\w*|caisse|credit|kasse|building society|savings|trust|cooperative|cassa|caja|bankhaus|bancorp|financial|ing|rabobank|abn|bnp|bcr|brd)(?![a-z])/;
+  /(?<![a-z])(\w*bank|banca|banque|banco|bancaire|\w*sparkasse|volksbank|raiffeisen\w*|caisse|credit|kasse|building society|savings|trust|cooperative|cassa|caja|bankhaus|bancorp|financial|ing|ing-diba|diba|rabobank|abn|bnp|bcr|brd|comdirect|n26|revolut|bunq|knab|hsbc|barclays|barclaycard|lloyds|natwest|santander|bbva|caixabank|nordea|danske|handelsbanken|seb|ubs|postfinance|unicredit|intesa sanpaolo|chase|citi|citibank|wells fargo|capital one|american express|monzo|starling|wise)(?![a-z])/;
+/** The addressee's salutation and page furniture: never the bank's name. */
+const NOT_BANK_NAME =
+  /^(?:herrn?|frau|mr|mrs|ms|miss|monsieur|madame|mme|m|sr|sra|sig|datum|date|fecha|data|seite|page|blatt)\.?$/;
 
 interface Column {
   role: Role;
@@ -497,8 +500,15 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   // Bank name: a cell in the top of page 1 that is a name (no digits, no label, not the title), bank words first,
   // then the largest type, then the topmost.
   const candidates: Array<{ text: string; score: number }> = [];
-  const consider = (text: string, l: Line, bonus: number) => {
+  const consider = (raw: string, l: Line, bonus: number) => {
+    // A letter's return-address line ("ING-DiBa AG · 60628 Frankfurt am Main", "Postbank Hamburg 22283 Hamburg"): the
+    // name before the separator or the postcode.
+    const text = raw
+      .split(/\s+[·|•]\s+/)[0]!
+      .replace(/\s*,?\s+(?:D-|F-|A-|CH-)?\d{4,5}\s+\p{L}.*$/u, '')
+      .trim();
     const f = foldAligned(text);
+    if (NOT_BANK_NAME.test(f.trim())) return;
     if (/\d|[:@?]/.test(text) || text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(text)) return;
     if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
     const bank = BANK_WORDS.test(f);

@@ -12,6 +12,10 @@ export function normalizeWordText(text: string): string {
     .replace(/\u3000/g, ' ');
 }
 
+/** Kana, kanji and CJK punctuation at the end or start of a word. */
+const CJK_END = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]$/u;
+const CJK_START = /^[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]/u;
+
 /**
  * Rebuilds reading-order lines and cells from positioned words (PDF text items or OCR words).
  * Words whose vertical centres are within ~half a word height share a line; a horizontal gap wider than about
@@ -56,7 +60,11 @@ export function buildLines(words: Word[], pageHeights: Map<number, number>): Lin
       let cur: { parts: string[]; x0: number; x1: number } | null = null;
       for (const w of g) {
         if (cur && w.x0 - cur.x1 <= gapLimit) {
-          const sep = w.x0 - cur.x1 > 0.15 * size ? ' ' : '';
+          const gap = w.x0 - cur.x1;
+          // Japanese and Chinese put no spaces between words; OCR returns their characters as words of their own, and
+          // receipts letter-space their labels ("合 計").
+          const cjk = CJK_END.test(cur.parts[cur.parts.length - 1]!) && CJK_START.test(w.text);
+          const sep = gap > 0.15 * size && !cjk ? ' ' : '';
           cur.parts.push(sep + w.text);
           cur.x1 = Math.max(cur.x1, w.x1);
         } else {

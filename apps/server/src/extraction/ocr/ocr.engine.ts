@@ -11,7 +11,7 @@ import type { Word } from '../extraction.types';
  * One worker is reused across a batch; callers terminate it at the end so the process can exit.
  */
 
-export const OCR_LANGS = ['eng', 'deu', 'fra', 'ita', 'spa', 'ron', 'nld'] as const;
+export const OCR_LANGS = ['eng', 'deu', 'fra', 'ita', 'spa', 'ron', 'nld', 'por', 'pol', 'ces', 'swe', 'jpn'] as const;
 
 export interface OcrPage {
   words: Array<Word & { confidence: number }>;
@@ -72,8 +72,11 @@ export async function createOcrEngine(langs: readonly string[] = ['eng']): Promi
     for (const lang of langs) await worker.writeText(`${lang}.special-words`, '');
     await worker.reinitialize(langs.join('+'), OEM.LSTM_ONLY);
   }
-  // PSM 3 (fully automatic): the default single-block modes drop large titles and side columns.
-  await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, user_defined_dpi: '300' });
+  // PSM 3 (fully automatic): the default single-block modes drop large titles and side columns. With the Japanese
+  // model its layout analysis finds no text at all on a receipt (only the Latin logo); PSM 4 (one column of text of
+  // varying size) reads both receipts and invoice pages there.
+  const psm = langs.includes('jpn') ? PSM.SINGLE_COLUMN : PSM.AUTO;
+  await worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300' });
   let queue: Promise<unknown> = Promise.resolve();
   return {
     recognize(image, page, rectangle) {

@@ -5,7 +5,7 @@ import { OCR_CONFIDENCE_FACTOR } from '../confidence';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
 import { inspectImage } from './image.loader';
 import type { OcrEngine, OcrPage } from './ocr.engine';
-import { DEFAULT_OCR_LANGS, pageLanguages, readInPageLanguage, weakReading } from './ocr.pipeline';
+import { DEFAULT_OCR_LANGS, japaneseEngine, pageLanguages, readInPageLanguage, weakReading } from './ocr.pipeline';
 
 describe('languages of the full reading, from the English probe', () => {
   const probe = (text: string) => ({
@@ -19,8 +19,59 @@ describe('languages of the full reading, from the English probe', () => {
     ['Facture n° 12 du 05/03/2024 Montant TVA client', ['fra', 'eng']],
     ['Invoice number 12 Invoice date Total due', ['eng']],
     ['4711 05.03.2024 12,00', DEFAULT_OCR_LANGS],
+    ['Nota Fiscal emissão 05/03/2024 valor total CNPJ', ['por', 'eng']],
+    ['Faktura VAT Sprzedawca Nabywca NIP razem do zapłaty', ['pol', 'eng']],
+    ['Faktura dodavatel odběratel celkem k úhradě DIČ', ['ces', 'eng']],
+    ['Faktura fakturadatum förfallodatum att betala moms', ['swe', 'eng']],
+    ['請求書 請求書番号 合計金額 11,000 円', ['jpn', 'eng']],
   ])('%s', (text, langs) => {
     expect(pageLanguages(probe(text))).toEqual(langs);
+  });
+});
+
+describe('a page the English probe reads as noise', () => {
+  const reading = (text: string, confidence: number): OcrPage => ({
+    words: text.split(' ').map((t, i) => ({ text: t, x0: i, x1: i + 1, y0: 0, y1: 1, page: 1, confidence })),
+    width: 100,
+    height: 10,
+    confidence,
+  });
+  const engines = (jpnReading: OcrPage) => {
+    const opened: string[] = [];
+    let bands = 0;
+    const jpn = { recognize: async () => jpnReading, terminate: async () => {} };
+    const both = { recognize: async () => jpnReading, terminate: async () => {} };
+    const factory = async (langs: readonly string[]) => {
+      opened.push(langs.join('+'));
+      return (langs.length === 1 ? jpn : both) as OcrEngine;
+    };
+    const band = async () => {
+      bands++;
+      return new Uint8Array();
+    };
+    return { opened, factory, band, both, bands: () => bands };
+  };
+
+  it('is read in Japanese when the Japanese model finds kana and kanji there', async () => {
+    const e = engines(reading('預/現計 ¥5,000 (消費税等 ¥409) お釣 ¥500', 85));
+    const got = await japaneseEngine(reading('1) ¥4 00 YR Hw ¥5,000 (HRB & ¥409) PAS', 35), e.band, 1, e.factory);
+    expect(got).toBe(e.both);
+    expect(e.opened).toEqual(['jpn', 'jpn+eng']);
+  });
+
+  it('stays as it is when the Japanese model finds no Japanese either (a faint Latin receipt)', async () => {
+    const e = engines(reading('SUMME 12,07 EUR', 40));
+    expect(await japaneseEngine(reading('5UMME 12,07 EUR', 40), e.band, 1, e.factory)).toBeNull();
+    expect(e.opened).toEqual(['jpn']);
+  });
+
+  it('never loads the Japanese model for a confident probe or one that shows a language', async () => {
+    for (const probe of [reading('4711 05.03.2024 12,00 34,50', 88), reading('Rechnung Datum Summe MwSt 12,00', 50)]) {
+      const e = engines(reading('請求書 合計金額 円 御中 株式会社', 90));
+      expect(await japaneseEngine(probe, e.band, 1, e.factory)).toBeNull();
+      expect(e.opened).toEqual([]);
+      expect(e.bands()).toBe(0);
+    }
   });
 });
 

@@ -56,6 +56,11 @@ const TESSERACT_LANG: Record<Lang, string> = {
   es: 'spa',
   ro: 'ron',
   nl: 'nld',
+  pt: 'por',
+  pl: 'pol',
+  cs: 'ces',
+  sv: 'swe',
+  ja: 'jpn',
 };
 
 /**
@@ -128,6 +133,27 @@ export async function readInPageLanguage(
   return quality(again) >= quality(english) ? { engine, first: again } : { engine: probeEngine, first: english };
 }
 
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]/gu;
+
+/**
+ * The English probe cannot read Japanese: kana and kanji come out as low-confidence noise with no language's words.
+ * Such a probe band is read once more by the Japanese model; when that finds kana or kanji read with confidence, the
+ * page is read in Japanese (plus English for Latin names and codes). Null otherwise, and for every page whose English
+ * probe is confident or shows a language, so Latin pages never pay for the Japanese model.
+ */
+export async function japaneseEngine(
+  probe: OcrPage,
+  band: () => Promise<Uint8Array>,
+  page: number,
+  engineFor: (langs: readonly string[]) => Promise<OcrEngine> = sharedOcrEngine,
+): Promise<OcrEngine | null> {
+  if (probe.confidence >= 70) return null;
+  if (languageEvidence(foldAligned(probe.words.map((w) => w.text).join(' '))).hits >= 2) return null;
+  const jpn = await (await engineFor(['jpn'])).recognize(await band(), page);
+  const kanji = jpn.words.filter((w) => w.confidence > 60).reduce((n, w) => n + (w.text.match(CJK)?.length ?? 0), 0);
+  return kanji >= 6 ? engineFor(['jpn', 'eng']) : null;
+}
+
 export async function ocrPage(
   input: Canvas,
   page: number,
@@ -150,11 +176,12 @@ export async function ocrPage(
   let start = (await looksSideways(canvas)) ? 1 : 0;
   // Upside-down probe: reading a small, dense band at low resolution costs ~0.2 s, while a full pass over an
   // upside-down page costs several seconds of noise.
-  const probe = async (t: number) => {
+  const probeBand = async (t: number) => {
     const small = await toOcrImage(canvas, t, 1400);
     const band = densestBand(small, 0.22);
-    return probeEngine.recognize(cropPgmRows(small, band.top, band.height).bytes, page);
+    return cropPgmRows(small, band.top, band.height).bytes;
   };
+  const probe = async (t: number) => probeEngine.recognize(await probeBand(t), page);
   let p0 = await probe(start);
   if (verticalShare(p0) > 0.5) {
     start += 1;
@@ -165,7 +192,15 @@ export async function ocrPage(
     if (quality(p2) > quality(p0) * 1.15) start += 2;
   }
   let img0 = await toOcrImage(canvas, start);
-  const { engine, first: firstReading } = await readInPageLanguage(img0.bytes, page, p0, fixed, probeEngine, undecided);
+  const chosen = fixed ?? (await japaneseEngine(p0, () => probeBand(start), page));
+  const { engine, first: firstReading } = await readInPageLanguage(
+    img0.bytes,
+    page,
+    p0,
+    chosen,
+    probeEngine,
+    undecided,
+  );
   let first = firstReading;
   // A weak reading of an even page (faint thermal print on a grey scan reads as nothing at all) is tried once more
   // with the light evened out; the better of the two is kept.

@@ -29,8 +29,28 @@ export interface PdfText {
 
 let unpdfModule: Promise<typeof import('unpdf')> | null = null;
 function loadUnpdf() {
+  installArrayBufferTransfer();
   unpdfModule ??= import('unpdf');
   return unpdfModule;
+}
+
+/**
+ * pdf.js 5 moves font data with ArrayBuffer.prototype.transferToFixedLength, which Node 20 lacks: there every glyph
+ * fails to load and a page renders without its text (blank, for OCR of a page whose text layer is unreadable). A copy
+ * does what pdf.js needs; Node 22 and later have the real one and keep it.
+ */
+export function installArrayBufferTransfer(): void {
+  const proto = ArrayBuffer.prototype as ArrayBuffer & {
+    transfer?: (n?: number) => ArrayBuffer;
+    transferToFixedLength?: (n?: number) => ArrayBuffer;
+  };
+  const copy = function (this: ArrayBuffer, length = this.byteLength): ArrayBuffer {
+    const out = new ArrayBuffer(length);
+    new Uint8Array(out).set(new Uint8Array(this, 0, Math.min(length, this.byteLength)));
+    return out;
+  };
+  if (!proto.transferToFixedLength) Object.defineProperty(proto, 'transferToFixedLength', { value: copy });
+  if (!proto.transfer) Object.defineProperty(proto, 'transfer', { value: copy });
 }
 
 /**

@@ -62,9 +62,9 @@ const CUES: Partial<Record<DocumentTitleType, { re: RegExp; each: number; cap: n
   },
   // A till's or a card terminal's words: change handed back, cash, the terminal and its trace numbers, the count of
   // articles, the customer's copy, thanks for shopping, the sales associate and the tip, bottle deposits, goods
-  // weighed at a price per kilo, the card that paid.
+  // weighed at a price per kilo, the card that paid; Japanese tills' change (お釣), cash taken (預り) and cash total (現計).
   receipt: {
-    re: /(?<![a-z])(?:ruckgeld|rueckgeld|wechselgeld|zuruck|bargeld|gegeben|bar|change(?: due)?|tend(?:ered)?|cash|monnaie rendue|rendu|especes|contanti|resto|efectivo|cambio|entregado|numerar|wisselgeld|contant|terminal(?:-?id)?|trace(?:-?nr)?|approval|genehmigungs?-?nr|kartenzahlung|ec-?karte|girocard|kontaktlos|contactless|cashier|kassierer\w*|kasse|bon-?nr|kundenbeleg|beleg aufbewahren|tse|items? sold|anzahl artikel|nombre d.articles|customer copy|kundenkopie|copie client|thank you for (?:shopping|your purchase|your visit)|vielen dank fur ihren einkauf|merci de votre visite|grazie e arrivederci|gracias por su compra|gracias por su visita|bedankt voor uw aankoop|sales associate|tip|gratuity|trinkgeld|pourboire|propina|mancia|fooi|posten|pfand|leergut|eur\/kg|mastercard|visa|maestro)(?![a-z])/g,
+    re: /(?<![a-z])(?:ruckgeld|rueckgeld|wechselgeld|zuruck|bargeld|gegeben|bar|change(?: due)?|tend(?:ered)?|cash|monnaie rendue|rendu|especes|contanti|resto|efectivo|cambio|entregado|numerar|wisselgeld|contant|terminal(?:-?id)?|trace(?:-?nr)?|approval|genehmigungs?-?nr|kartenzahlung|ec-?karte|girocard|kontaktlos|contactless|cashier|kassierer\w*|kasse|bon-?nr|kundenbeleg|beleg aufbewahren|tse|items? sold|anzahl artikel|nombre d.articles|customer copy|kundenkopie|copie client|thank you for (?:shopping|your purchase|your visit)|vielen dank fur ihren einkauf|merci de votre visite|grazie e arrivederci|gracias por su compra|gracias por su visita|bedankt voor uw aankoop|sales associate|tip|gratuity|trinkgeld|pourboire|propina|mancia|fooi|posten|pfand|leergut|eur\/kg|mastercard|visa|maestro|お釣|おつり|釣銭|お?預り?|現計|レシート)(?![a-z])/g,
     each: 0.5,
     cap: 2,
   },

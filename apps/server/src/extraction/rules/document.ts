@@ -22,7 +22,7 @@ export interface Doc {
   pages: number;
 }
 
-export type Lang = 'en' | 'de' | 'fr' | 'it' | 'es' | 'ro' | 'nl';
+export type Lang = 'en' | 'de' | 'fr' | 'it' | 'es' | 'ro' | 'nl' | 'pt' | 'pl' | 'cs' | 'sv' | 'ja';
 
 /** Folds each UTF-16 unit on its own so that positions in the folded text match the original. */
 export function foldAligned(s: string): string {
@@ -45,6 +45,12 @@ const LANG_WORDS: Record<Lang, RegExp> = {
   es: /(?<![a-z])(factura|importe|fecha|iva|pago|vencimiento|cliente|numero|total a pagar|de la|del)(?![a-z])/g,
   ro: /(?<![a-z])(factura|data|plata|suma|tva|cumparator|furnizor|scadenta|total de plata|si|din|catre)(?![a-z])/g,
   nl: /(?<![a-z])(factuur\w*|bedrag|datum|btw|totaal|betalen|klant\w*|vervaldatum|het|een|van)(?![a-z])/g,
+  // Folded text keeps "ł" (it has no decomposition): "płatności" folds to "płatnosci".
+  pt: /(?<![a-z])(fatura|nota fiscal|emissao|contribuinte|vencimento|endereco|quantidade|descricao|preco|valor|obrigad[oa]|recibo|cnpj|cpf|nao|sao|em)(?![a-z])/g,
+  pl: /(?<![a-z])(faktura|sprzedawca|nabywca|razem|nip|zap[lł]aty|p[lł]atnosci|wartosc|kwota|sposob|gotowka|paragon|fiskalny|sprzedazy|stawka|jest|oraz)(?![a-z])/g,
+  cs: /(?<![a-z])(faktura|dodavatel|odberatel|celkem|cislo|splatnosti|dph|vystaveni|uhrade|zaokrouhleni|ico|dic|castka|bankovni|ucet|prijemce|jsme|neni)(?![a-z])/g,
+  sv: /(?<![a-z])(faktura|fakturanummer|fakturadatum|forfallodatum|betala|belopp|moms|summa|kund\w*|momsreg\w*|betalningsvillkor|drojsmalsranta|kvitto|totalt|och|att)(?![a-z])/g,
+  ja: /請求|合計|金額|税込|消費税|円|日付|御中|様|領収|発行|株式会社|番号|小計|振込/g,
 };
 
 export function detectLanguage(foldedText: string): Lang {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { Word } from '../extraction.types';
+import { buildLines } from './lines';
+
+/** Words on one line of page 1, 20 px high, from [text, x0, x1] triples. */
+const row = (y: number, ...parts: Array<[string, number, number]>): Word[] =>
+  parts.map(([text, x0, x1]) => ({ text, x0, x1, y0: y, y1: y + 20, page: 1 }));
+
+describe('lines and cells from positioned words', () => {
+  it('joins Latin words with a space and starts a new cell at a wide gap', () => {
+    const [line] = buildLines(row(100, ['Invoice', 0, 70], ['date', 76, 110], ['05.03.2024', 300, 400]), new Map());
+    expect(line!.cells.map((c) => c.text)).toEqual(['Invoice date', '05.03.2024']);
+  });
+
+  it('joins Japanese characters OCR returned one by one, and letter-spaced labels, without spaces', () => {
+    const lines = buildLines(
+      [
+        ...row(100, ['株', 0, 18], ['式', 22, 40], ['会社', 44, 80], ['御中', 86, 122]),
+        ...row(200, ['合', 0, 20], ['計', 40, 60], ['¥4,500', 300, 380]),
+        ...row(300, ['請求書番号', 0, 100], [':', 104, 108], ['20251205-1', 112, 220]),
+      ],
+      new Map(),
+    );
+    expect(lines.map((l) => l.cells.map((c) => c.text))).toEqual([
+      ['株式会社御中'],
+      ['合計', '¥4,500'],
+      ['請求書番号 : 20251205-1'],
+    ]);
+  });
+});
