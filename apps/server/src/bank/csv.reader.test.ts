@@ -206,6 +206,31 @@ describe('CSV reader', () => {
     ]);
   });
 
+  it('reads a card export whose only marked amounts are payments (+ or CR) as charges otherwise; pending rows left out', async () => {
+    const st = await first(
+      '\uFEFFDate Processed,Description,Amount,\n' +
+        "Pending,L'OLILO LONDON GBR,£67.40,\n" +
+        '12-Dec-2019,ROYAL LONDON INSURANCE,"£1,183.23",\n' +
+        '03-Dec-2019,TFL TRAVEL,£1.50,\n' +
+        '02-Dec-2019,PAYMENT RECEIVED - THANK YOU,"+ £1,100.00",CR\n',
+    );
+    expect(st.transactions.map((t) => [t.date, t.type, t.amountMinor, t.currency])).toEqual([
+      ['2019-12-12', 'debit', 118323, 'GBP'],
+      ['2019-12-03', 'debit', 150, 'GBP'],
+      ['2019-12-02', 'credit', 110000, 'GBP'],
+    ]);
+    expect(st.warnings.map((w) => w.code)).toEqual(['signs_inverted']);
+    const knab = await first(
+      'KNAB EXPORT;;;;;\nRekeningnummer;Transactiedatum;Valutacode;CreditDebet;Bedrag;Tegenrekeninghouder;Boekdatum;\n' +
+        '"NL99KNAB9999999999";"21-06-2019";"EUR";"D";"827,75";"Gert Janssen";"21-06-2019";\n' +
+        '"NL99KNAB9999999999";"09-06-2019";"EUR";"C";"2500";"Gert Janssen";"10-06-2019";\n',
+    );
+    expect(knab.transactions.map((t) => [t.date, t.type, t.amountMinor, t.currency, t.counterpartyName])).toEqual([
+      ['2019-06-21', 'debit', 82775, 'EUR', 'Gert Janssen'],
+      ['2019-06-10', 'credit', 250000, 'EUR', 'Gert Janssen'],
+    ]);
+  });
+
   it('reads opening and closing balance rows as balances, not bookings; a turnover row is no booking', async () => {
     const st = await first(
       'Data;Valuta;Addebiti;Accrediti;Descrizione operazioni\n' +

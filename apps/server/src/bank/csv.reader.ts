@@ -307,6 +307,9 @@ const HEADERS: Array<[Role, string[]]> = [
       'ccy',
       'wahrung',
       'waehrung',
+      'valutacode',
+      'currency code',
+      'muntsoort',
       'devise',
       'monnaie',
       'moneda',
@@ -352,7 +355,8 @@ const HEADERS: Array<[Role, string[]]> = [
   [
     // A booking's state: pending, declined or reverted rows are not on the statement yet.
     'state',
-    ['state', 'status', 'estado', 'stato', 'statut', 'zustand'],
+    // German savings banks' "Info" column says "Umsatz gebucht" or "Umsatz vorgemerkt".
+    ['state', 'status', 'estado', 'stato', 'statut', 'zustand', 'info'],
   ],
   [
     'iban',
@@ -391,6 +395,8 @@ const HEADERS: Array<[Role, string[]]> = [
       'naam',
       'tegenpartij',
       'naam tegenpartij',
+      'tegenrekeninghouder',
+      'naam tegenrekening',
       'beneficiar',
       'nume beneficiar',
       'namn',
@@ -426,6 +432,13 @@ const HEADERS: Array<[Role, string[]]> = [
       'tip tranzactie',
       'd k',
       'k d',
+      'creditdebet',
+      'credit debet',
+      'debetcredit',
+      'debet credit',
+      'creditdebit',
+      'bij af',
+      'c d',
       'debet kredit',
       'db cr',
       'cr db',
@@ -857,7 +870,7 @@ const CLOSING_ROW =
 const TURNOVER_ROW = /^(?:turnover|apyvarta|umsatzsumme|summe soll|summe haben|total debits|total credits|obroty)\b/;
 /** A booking's state that keeps it off the statement. */
 const NOT_BOOKED =
-  /^(?:pending|declined|reverted|failed|cancelled|canceled|rejected|in progress|authori[sz]ed|ausstehend|vorgemerkt|abgelehnt|en attente|rejete|annule|pendiente|rechazado|in sospeso|rifiutato|in behandeling|geweigerd)\b/;
+  /^(?:pending|declined|reverted|failed|cancelled|canceled|rejected|in progress|authori[sz]ed|ausstehend|abgelehnt|en attente|rejete|annule|pendiente|rechazado|in sospeso|rifiutato|in behandeling|geweigerd)\b|(?<![a-z])(?:vorgemerkt|vorgemerkter umsatz|umsatz vorgemerkt)(?![a-z])/;
 
 /** The share of `cells` that satisfy `test` (0 for none). */
 const share = (cells: string[], test: (c: string) => boolean) =>
@@ -979,6 +992,9 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
   const lines: number[] = [];
   const transactions: StatementTransaction[] = [];
   const accounts = new Set<string>();
+  // Rows whose amount is marked as money in ("+ £1,100.00", "1,100.00 CR", a "CR" cell beside it).
+  const markedCredit = new Set<StatementTransaction>();
+  let negatives = 0;
   // Balance rows, raw until the decimal style is known: [cell, currency].
   const openings: Array<[string, string | null]> = [];
   const closings: Array<[string, string | null]> = [];
@@ -1027,7 +1043,8 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
     const isDate = dateParts(rawDate) !== null;
     const rowCurrency = currencyCode(cell(r, cols.currency)) ?? fileCurrency;
     const decimals = decimalsOf(rowCurrency);
-    if (NOT_BOOKED.test(fold(cell(r, cols.state)))) return;
+    // Pending rows: so marked in a state column, or in place of their date ("Pending" until booked).
+    if (NOT_BOOKED.test(fold(cell(r, cols.state))) || NOT_BOOKED.test(fold(rawDate))) return;
     // A balance row (opening or closing, in any text cell) or a turnover row is no booking.
     const texts = [...cols.description, cols.name].map((c) => fold(cell(r, c)).replace(/^[^a-z]+/, '')).filter(Boolean);
     // The balance a balance row states: in the balance column, else where its amount stands (minus in a debit one).
@@ -1072,23 +1089,28 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
     }
     const account = cell(r, cols.account).replace(/\s+/g, '');
     if (account) accounts.add(account);
+    const rawAmount = cell(r, cols.amount);
+    const named = new Set(Object.values(cols).filter((v): v is number => typeof v === 'number'));
+    const marked =
+      /^\+|\bCR$/i.test(rawAmount) || r.some((c, k) => !named.has(k) && /^CR$/i.test(c.trim()) && k !== dateCol);
+    if (signed < 0) negatives += 1;
     const name = cell(r, cols.name) || null;
     rawDates.push(rawDate);
     rawValueDates.push(cols.date !== undefined && cols.valueDate !== undefined ? cell(r, cols.valueDate) : '');
     lines.push(line);
-    transactions.push(
-      transaction({
-        date: '',
-        description: joinText(name, ...cols.description.map((c) => cell(r, c))),
-        amountMinor: Math.abs(signed),
-        type,
-        currency: rowCurrency ?? 'XXX',
-        balanceAfterMinor: cols.balance !== undefined ? money(cell(r, cols.balance), decimals, decimal) : null,
-        reference: cell(r, cols.reference) || null,
-        counterpartyName: name,
-        counterpartyIban: cell(r, cols.iban).replace(/\s+/g, '') || null,
-      }),
-    );
+    const t = transaction({
+      date: '',
+      description: joinText(name, ...cols.description.map((c) => cell(r, c))),
+      amountMinor: Math.abs(signed),
+      type,
+      currency: rowCurrency ?? 'XXX',
+      balanceAfterMinor: cols.balance !== undefined ? money(cell(r, cols.balance), decimals, decimal) : null,
+      reference: cell(r, cols.reference) || null,
+      counterpartyName: name,
+      counterpartyIban: cell(r, cols.iban).replace(/\s+/g, '') || null,
+    });
+    if (marked && type === 'credit') markedCredit.add(t);
+    transactions.push(t);
   };
 
   const flush = () => {
@@ -1145,7 +1167,22 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
   });
   if (kept.length === 0) return fail('no_transactions', 'No row has both a date and an amount.');
   const single = setup as unknown as { cols: Columns };
-  if (single.cols.amount !== undefined && single.cols.debit === undefined && single.cols.credit === undefined) {
+  const signedOnly =
+    single.cols.amount !== undefined && single.cols.debit === undefined && single.cols.credit === undefined;
+  // No amount is negative, and only some are marked as money in (a card export: "+ £1,100.00" or a CR beside the
+  // payment, purchases unsigned): the unmarked ones are charges.
+  const plain = kept.filter((t) => !markedCredit.has(t));
+  const onlyCreditsMarked =
+    signedOnly && single.cols.direction === undefined && negatives === 0 && plain.length && plain.length < kept.length;
+  if (onlyCreditsMarked) {
+    for (const t of plain) t.type = 'debit';
+    st.warnings.push(
+      issue(
+        'signs_inverted',
+        'Only the money coming in is marked (+ or CR); the unmarked amounts were read as debits.',
+      ),
+    );
+  } else if (signedOnly) {
     const why = cardSignsInverted(kept, context);
     if (why) {
       for (const t of kept) t.type = t.type === 'debit' ? 'credit' : 'debit';

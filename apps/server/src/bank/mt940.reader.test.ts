@@ -97,6 +97,20 @@ describe('MT940/MT942 reader on the python-mt940 fixtures', () => {
     expect(parseMt940(':20:\n:21:\n')).toMatchObject({ ok: false, errors: [{ code: 'no_statements' }] });
   });
 
+  it('reads the account without the currency some banks write after it in :25:', () => {
+    const mt = (acct: string) =>
+      parseMt940(`:20:A\n:25:${acct}\n:60F:C240101EUR0,00\n:61:2401020102C1,00NTRFX\n:62F:C240102EUR1,00\n`);
+    for (const [acct, want] of [
+      ['NL10BUNQ2290325473EUR', 'NL10BUNQ2290325473'],
+      ['NL10BUNQ2290325473/EUR', 'NL10BUNQ2290325473'],
+      ['NL10BUNQ2290325473', 'NL10BUNQ2290325473'],
+      ['12345678/0001', '12345678/0001'],
+    ]) {
+      const r = mt(acct!);
+      expect(r.ok && r.statements[0]!.accountNumber).toBe(want);
+    }
+  });
+
   it('books a January entry of a December value date in the next year', () => {
     const r = parseMt940(':20:A\n:25:1\n:60F:C231231EUR0,00\n:61:2312310102C1,00NTRFX\n:62F:C240102EUR1,00\n');
     expect(r.ok && r.statements[0]!.transactions[0]).toMatchObject({ date: '2024-01-02', valueDate: '2023-12-31' });

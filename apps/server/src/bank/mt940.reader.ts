@@ -146,7 +146,14 @@ function readStatement(group: Tag[], warnings: StatementIssue[]): ParsedStatemen
   for (const t of group) {
     switch (t.tag) {
       case '25':
-        st.accountNumber = t.value.trim().replace(/\s+/g, '') || null;
+        // "NL10BUNQ2290325473EUR", "12345678/EUR": the account's currency after it is not part of the number.
+        st.accountNumber =
+          t.value
+            .trim()
+            .replace(/\s+/g, '')
+            .replace(/^([A-Z]{2}\d{2}[A-Z0-9]{10,30}?)\/?([A-Z]{3})$/, (all, acct: string, cur: string) =>
+              currencyCode(cur) && /\d$/.test(acct) ? acct : all,
+            ) || null;
         break;
       case '60F':
       case '60M': {

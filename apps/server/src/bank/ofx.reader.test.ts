@@ -79,6 +79,20 @@ describe('OFX reader on the ofxparse fixtures', () => {
     });
   });
 
+  it('reads the rows of a transaction list its bank left unclosed', () => {
+    const sgml = `OFXHEADER:100\nDATA:OFXSGML\n\n<OFX><CREDITCARDMSGSRSV1><CCSTMTTRNRS><CCSTMTRS><CURDEF>BRL<CCACCTFROM><ACCTID>1111\n</CCACCTFROM>\n\n<BANKTRANLIST>\n<DTSTART>20240224000000[-3:GMT]\n<DTEND>20240326000000[-3:GMT]\n<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240323000000[-3:GMT]\n<TRNAMT>-13.00\n<FITID>a\n<MEMO>Padaria\n</STMTTRN>\n\n<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240322000000[-3:GMT]\n<TRNAMT>-9.02\n<FITID>b\n</STMTTRN>\n\n<LEDGERBAL>\n<BALAMT>-22.02\n<DTASOF>20240325000000[-3:GMT]\n</LEDGERBAL>\n</CCSTMTRS>\n</CCSTMTTRNRS>\n</CREDITCARDMSGSRSV1>\n</OFX>`;
+    const r = parseOfx(sgml);
+    expect(r.ok && r.statements[0]).toMatchObject({
+      startDate: '2024-02-24',
+      endDate: '2024-03-26',
+      closingBalanceMinor: -2202,
+      transactions: [
+        { date: '2024-03-23', amountMinor: 1300, type: 'debit' },
+        { date: '2024-03-22', amountMinor: 902, type: 'debit' },
+      ],
+    });
+  });
+
   it('reads credit-card statements', async () => {
     const [anz] = await statements('anzcc.ofx');
     expect(anz!.currency).toBe('AUD');

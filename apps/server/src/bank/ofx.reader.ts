@@ -116,9 +116,14 @@ function readStatement(
   if (!st.currency) st.warnings.push(issue('currency_unknown', '<CURDEF> is empty or missing.'));
   const acct = find(rs, 'BANKACCTFROM') ?? find(rs, 'CCACCTFROM');
   st.accountNumber = val(acct, 'ACCTID')?.replace(/\s+/g, '') ?? null;
+  // A <BANKTRANLIST> left unclosed (some banks' SGML) ends as a leaf whose rows and dates were handed to the
+  // statement itself: they are looked for there too.
   const list = find(rs, 'BANKTRANLIST');
-  st.startDate = compactDate(val(list, 'DTSTART'));
-  st.endDate = compactDate(val(list, 'DTEND'));
+  st.startDate = compactDate(val(list, 'DTSTART') ?? val(rs, 'DTSTART'));
+  st.endDate = compactDate(val(list, 'DTEND') ?? val(rs, 'DTEND'));
+  const rows = list?.children.some((c) => c.name === 'STMTTRN')
+    ? list.children.filter((c) => c.name === 'STMTTRN')
+    : all(rs, 'STMTTRN');
   const ledger = find(rs, 'LEDGERBAL');
   if (ledger) {
     const raw = val(ledger, 'BALAMT');
@@ -128,48 +133,46 @@ function readStatement(
         issue('balance_unreadable', `<LEDGERBAL><BALAMT> is ${raw === null ? 'empty' : `not a number: "${raw}"`}.`),
       );
   }
-  (list?.children ?? [])
-    .filter((c) => c.name === 'STMTTRN')
-    .forEach((t, i) => {
-      const currency =
-        currencyCode(val(t, 'CURRENCY', 'CURSYM')) ?? currencyCode(val(t, 'ORIGCURRENCY', 'CURSYM')) ?? st.currency;
-      const rawAmount = val(t, 'TRNAMT');
-      const minor = rawAmount === null ? null : decimalMinor(rawAmount, currency);
-      const date = compactDate(val(t, 'DTPOSTED'));
-      if (minor === null) {
-        discarded.push(
-          issue(
-            'entry_skipped',
-            `Transaction ${i + 1}: <TRNAMT> ${rawAmount === null ? 'is missing' : `"${rawAmount}" is not a number`}.`,
-            i,
-          ),
-        );
-        return;
-      }
-      if (!date) {
-        discarded.push(
-          issue('entry_skipped', `Transaction ${i + 1}: <DTPOSTED> "${val(t, 'DTPOSTED') ?? ''}" is not a date.`, i),
-        );
-        return;
-      }
-      const name = val(t, 'NAME') ?? val(t, 'PAYEE', 'NAME');
-      const memo = val(t, 'MEMO');
-      const balance = val(t, 'ACCTBAL');
-      st.transactions.push(
-        transaction({
-          date,
-          valueDate: compactDate(val(t, 'DTAVAIL')),
-          description: memo && name && memo.includes(name.trim()) ? joinText(memo) : joinText(name, memo),
-          amountMinor: Math.abs(minor),
-          type: minor < 0 ? 'debit' : 'credit',
-          currency: currency ?? 'XXX',
-          balanceAfterMinor: balance ? decimalMinor(balance, currency) : null,
-          reference: val(t, 'REFNUM') ?? val(t, 'FITID'),
-          counterpartyName: name ? joinText(name) : null,
-          counterpartyIban: val(t, 'BANKACCTTO', 'ACCTID'),
-        }),
+  rows.forEach((t, i) => {
+    const currency =
+      currencyCode(val(t, 'CURRENCY', 'CURSYM')) ?? currencyCode(val(t, 'ORIGCURRENCY', 'CURSYM')) ?? st.currency;
+    const rawAmount = val(t, 'TRNAMT');
+    const minor = rawAmount === null ? null : decimalMinor(rawAmount, currency);
+    const date = compactDate(val(t, 'DTPOSTED'));
+    if (minor === null) {
+      discarded.push(
+        issue(
+          'entry_skipped',
+          `Transaction ${i + 1}: <TRNAMT> ${rawAmount === null ? 'is missing' : `"${rawAmount}" is not a number`}.`,
+          i,
+        ),
       );
-    });
+      return;
+    }
+    if (!date) {
+      discarded.push(
+        issue('entry_skipped', `Transaction ${i + 1}: <DTPOSTED> "${val(t, 'DTPOSTED') ?? ''}" is not a date.`, i),
+      );
+      return;
+    }
+    const name = val(t, 'NAME') ?? val(t, 'PAYEE', 'NAME');
+    const memo = val(t, 'MEMO');
+    const balance = val(t, 'ACCTBAL');
+    st.transactions.push(
+      transaction({
+        date,
+        valueDate: compactDate(val(t, 'DTAVAIL')),
+        description: memo && name && memo.includes(name.trim()) ? joinText(memo) : joinText(name, memo),
+        amountMinor: Math.abs(minor),
+        type: minor < 0 ? 'debit' : 'credit',
+        currency: currency ?? 'XXX',
+        balanceAfterMinor: balance ? decimalMinor(balance, currency) : null,
+        reference: val(t, 'REFNUM') ?? val(t, 'FITID'),
+        counterpartyName: name ? joinText(name) : null,
+        counterpartyIban: val(t, 'BANKACCTTO', 'ACCTID'),
+      }),
+    );
+  });
   st.warnings.push(...discarded);
   return { statement: st, discarded };
 }

@@ -514,6 +514,64 @@ describe('US statement layouts (real banks)', () => {
     ]);
   });
 
+  it("reads a card statement's sections: payments and credits under their heading, new transactions charges", () => {
+    const st = statementFromLines(
+      lines([
+        [['Account Number XXXX XXXX XXXX 0123', 140, 900]],
+        [['October 06, 2024 - November 05, 2024', 140, 900]],
+        [
+          ['Minimum Payment Due', 140, 600],
+          ['$24.62', 1900, 2200],
+        ],
+        [
+          ['Total Credit Line', 140, 600],
+          ['$6,580.00', 1900, 2200],
+        ],
+        [['PAYMENTS AND OTHER CREDITS', 140, 900]],
+        [
+          ['Post Date', 140, 330],
+          ['Trans Date', 360, 560],
+          ['Description of Transactions', 600, 1200],
+          ['Amount', 2000, 2200],
+        ],
+        [['Payments', 140, 400]],
+        [
+          ['11/02', 140, 240],
+          ['11/02', 360, 460],
+          ['Pymt - Thank You', 600, 1000],
+          ['-$2,422.24', 1900, 2200],
+        ],
+        [['Credits', 140, 400]],
+        [
+          ['11/01', 140, 240],
+          ['10/31', 360, 460],
+          ['Minimalist Pho', 600, 1000],
+          ['-$29.99', 1950, 2200],
+        ],
+        [['NEW TRANSACTIONS', 140, 700]],
+        [
+          ['10/07', 140, 240],
+          ['10/06', 360, 460],
+          ['Car Wash', 600, 1000],
+          ['$35.30', 2000, 2200],
+        ],
+        [
+          ['10/08', 140, 240],
+          ['10/07', 360, 460],
+          ['Taco Bell', 600, 1000],
+          ['$22.76', 2000, 2200],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2024-11-02', 242224, 'credit'],
+      ['2024-11-01', 2999, 'credit'],
+      ['2024-10-07', 3530, 'debit'],
+      ['2024-10-08', 2276, 'debit'],
+    ]);
+    expect(st.accountNumber).toBe('XXXXXXXXXXXX0123');
+  });
+
   it('reads a card statement: a summary box is no table, brackets are payments, the card number under its label', () => {
     const st = statementFromLines(
       lines([

@@ -64,7 +64,7 @@ const CARD_STATEMENT =
 const STATEMENT_END = /(statement ending|statement closing date|period ending|statement end date)/;
 
 /** An account number after its label: digits (a letter prefix allowed), or masked but for its last digits ("xxxxxx1234"). */
-const ACCOUNT_NUMBER = String.raw`[A-Z]{0,4}\d[\d \-/.]{3,30}\d|[Xx*•]{2,12}\d{2,6}(?![\dA-Za-z])`;
+const ACCOUNT_NUMBER = String.raw`[A-Z]{0,4}\d[\d \-/.]{3,30}\d|(?:[Xx*•]{2,12}[ -]?){1,4}\d{2,6}(?![\dA-Za-z])`;
 /** A legal form after a bank's name ("Wells Fargo Bank, N.A.", "… AG", "… plc"). */
 const LEGAL_FORM =
   /(?<![a-z])(n\.a\.|inc\.?|ltd\.?|plc|ag|s\.a\.|sa|gmbh|fsb|n\.v\.|b\.v\.|s\.p\.a\.|spa|eg|llc|corp\.?)$/;
@@ -102,6 +102,8 @@ interface Row {
   balance: number | null;
   /** The direction came from a debit or credit column (not from a sign or the lack of one). */
   typeFromColumn?: boolean;
+  /** The section heading the row stands under ("Payments and other credits", "New transactions"), if any. */
+  section?: TransactionType | null;
   /** OCR garbled the date ("7115", "721"): the dates it can be, settled by the rows around it (settleGarbledDates). */
   dateCandidates?: string[];
 }
@@ -568,6 +570,15 @@ function joinSplitRows(lines: Line[]): Line[] {
   return out.map((l, index) => ({ ...l, index }));
 }
 
+/**
+ * A card statement's sections: what pays the card and comes back on it, and what is charged to it ("Payments" are
+ * credits here, debits on a bank statement).
+ */
+const CARD_CREDIT_SECTION =
+  /^(?:payments?(?:,? (?:and|&) (?:other )?credits?)?|(?:other )?credits?|refunds?(?: (?:and|&) credits)?)$/;
+const CARD_DEBIT_SECTION =
+  /^(?:new )?(?:transactions|purchases|charges|activity)(?:,? (?:and|&) (?:adjustments|other charges|other debits))?$|^(?:fees|interest) charged$/;
+
 const DEBIT_SECTION =
   /^(?:electronic |other |atm |card |pos |ach )?(?:debits?|withdrawals?|checks?(?: paid| cleared)?|payments?|fees|charges|purchases|lastschriften|belastungen|abbuchungen|ausgange|sorties|retraits|prelevements|addebiti|uscite|cargos|adeudos|afschrijvingen|debitari|plati)(?: (?:and|&) (?:other )?(?:debits|subtractions|withdrawals|fees))?$/;
 const CREDIT_SECTION =
@@ -622,8 +633,10 @@ function splitRepeatedTables(lines: Line[]): Line[] {
 }
 
 /** The kind of amounts a section heading announces, from its folded text, or null for any other line. */
-function sectionType(folded: string): TransactionType | null {
+function sectionType(folded: string, card: boolean): TransactionType | null {
   const t = folded.replace(/\s+/g, ' ').trim();
+  if (card && CARD_CREDIT_SECTION.test(t)) return 'credit';
+  if (card && CARD_DEBIT_SECTION.test(t)) return 'debit';
   if (DEBIT_SECTION.test(t)) return 'debit';
   if (CREDIT_SECTION.test(t)) return 'credit';
   return null;
@@ -719,6 +732,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   let last: Row | null = null;
   let section: TransactionType | null = null;
   let balancesOnly = false;
+  const card = CARD_STATEMENT.test(doc.folded.flat().join(' '));
   for (let i = Math.max(firstHeader, 0); i < doc.lines.length; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
@@ -792,7 +806,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       // A section heading ("Electronic Debits", "Deposits and Additions", "Lastschriften") says what the unsigned
       // amounts under it are, in statements that list debits and credits apart.
       if (!hasAmount && line.text.split(/\s+/).length <= 6) {
-        const heading = sectionType(f);
+        const heading = sectionType(f, card);
         const balances = BALANCE_SECTION.test(f.replace(/\s+/g, ' ').trim());
         if (heading || balances) {
           section = heading;
@@ -901,6 +915,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       continue;
     }
     row.typeFromColumn = cols ? (numericColumn(cols, numeric[0]!.cell)?.role ?? 'amount') !== 'amount' : false;
+    row.section = section;
     if (row.type === null && section !== null) {
       row.type = section;
       row.typeFromColumn = true;
@@ -910,11 +925,14 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   }
   if (st.openingBalanceMinor === null && carriedBeforeFirst !== null) st.openingBalanceMinor = carriedBeforeFirst;
   // A card statement prints what the holder owes: purchases unsigned (debits), payments and refunds in brackets, with a
-  // minus or CR (credits). Only where neither columns nor running balances tell the direction.
-  if (CARD_STATEMENT.test(doc.folded.flat().join(' ')) && !rows.some((r) => r.typeFromColumn || r.balance !== null)) {
+  // minus or CR (credits), or unsigned under a payments-and-credits heading. Only where neither debit/credit columns
+  // nor running balances tell the direction.
+  const fromColumns = (r: Row) => r.typeFromColumn && !r.section;
+  if (card && !rows.some((r) => fromColumns(r) || r.balance !== null)) {
     for (const r of rows) {
       const cell = r.line.cells.find((c) => amountCell(c.text, decimals, hint)?.minor === r.amount)?.text ?? '';
-      r.type = /\bDR\b|\bDr\b/.test(cell) ? 'debit' : r.type === null ? 'debit' : 'credit';
+      const signed = amountCell(cell, decimals, hint)?.type ?? null;
+      r.type = /\bDR\b|\bDr\b/.test(cell) ? 'debit' : signed !== null || r.section === 'credit' ? 'credit' : 'debit';
       r.typeFromColumn = true;
     }
   }

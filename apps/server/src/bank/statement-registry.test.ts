@@ -46,6 +46,19 @@ describe('statement registry', () => {
     });
   });
 
+  it('leaves out entries of 0.00, saying so', async () => {
+    const r = await readStatement(
+      enc(
+        ':20:A\n:25:1\n:60F:C240101EUR0,00\n:61:2401020102C1,00NTRFX\n:61:2401030103D0,00NTRFX\n:62F:C240103EUR1,00\n',
+      ),
+      'x.sta',
+    );
+    expect(r.ok && r.statements[0]!.transactions.map((t) => t.amountMinor)).toEqual([100]);
+    expect(r.ok && r.statements[0]!.warnings).toEqual([
+      { code: 'zero_amounts_skipped', message: '1 entry of 0.00 left out: no money moved.' },
+    ]);
+  });
+
   it('keeps a statement whose balances do not add up, with a warning naming the row', async () => {
     const r = await readStatement(enc(mt940Sample(true)), 'x.sta');
     expect(r.ok && r.statements[0]!.transactions).toHaveLength(3);

@@ -54,6 +54,15 @@ export async function readStatement(
   }
   if (result.ok) {
     for (const st of result.statements) {
+      // A zero amount moves no money (a notice, a card hold released, an empty closing entry): not a transaction.
+      const zero = st.transactions.filter((t) => t.amountMinor === 0).length;
+      if (zero) {
+        st.transactions = st.transactions.filter((t) => t.amountMinor !== 0);
+        st.warnings.push({
+          code: 'zero_amounts_skipped',
+          message: `${zero} ${zero === 1 ? 'entry' : 'entries'} of 0.00 left out: no money moved.`,
+        });
+      }
       const mismatch = checkBalances(st);
       if (mismatch && !st.warnings.some((w) => w.code === 'balance_mismatch')) st.warnings.push(mismatch);
     }
