@@ -75,6 +75,14 @@ describe('camt.053 reader on the genkgo/camt fixtures', () => {
     expect(jpy.ok && jpy.statements[0]!.accountNumber).toBe('42');
   });
 
+  it("dates an entry that carries no dates of its own with the statement's", () => {
+    const xml = `<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><Stmt><Id>1</Id><CreDtTm>2024-03-14T18:00:00</CreDtTm><Acct><Id><IBAN>BE68539007547034</IBAN></Id></Acct><Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-03-13</Dt></Dt></Bal><Ntry><Amt Ccy="EUR">2.50</Amt><CdtDbtInd>DBIT</CdtDbtInd></Ntry></Stmt></BkToCstmrStmt></Document>`;
+    const r = parseCamt053(xml);
+    expect(r.ok && r.statements[0]!.transactions).toEqual([
+      expect.objectContaining({ date: '2024-03-13', amountMinor: 250, type: 'debit' }),
+    ]);
+  });
+
   it('honours a declared ISO-8859-1 encoding', async () => {
     const xml = `<?xml version="1.0" encoding="ISO-8859-1"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt><Acct><Id><IBAN>DE1</IBAN></Id></Acct><Ntry><Amt Ccy="EUR">1.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2024-01-02</Dt></BookgDt><AddtlNtryInf>Gebühr Müller</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>`;
     const r = await camt053Reader.read(new Uint8Array(Buffer.from(xml, 'latin1')), 'a.xml');

@@ -112,14 +112,20 @@ function signedBalance(b: unknown): number | null {
   return str(b, 'CdtDbtInd') === 'DBIT' ? -minor : minor;
 }
 
-function readEntry(e: unknown, index: number, st: ParsedStatement): StatementTransaction | string {
+function readEntry(
+  e: unknown,
+  index: number,
+  st: ParsedStatement,
+  statementDate: string | null,
+): StatementTransaction | string {
   const { minor, currency } = amountOf(e);
   if (minor === null) return `entry ${index + 1}: amount missing or not a number`;
   const cdi = str(e, 'CdtDbtInd');
   if (cdi !== 'CRDT' && cdi !== 'DBIT') return `entry ${index + 1}: CdtDbtInd is neither CRDT nor DBIT`;
   const booking = dateOf(child(e, 'BookgDt'));
   const value = dateOf(child(e, 'ValDt'));
-  const date = booking ?? value;
+  // An entry without dates of its own was booked within the statement: the statement's date stands for it.
+  const date = booking ?? value ?? statementDate;
   if (!date) return `entry ${index + 1}: no booking or value date`;
   const type = cdi === 'DBIT' ? 'debit' : 'credit';
   const details = list(e, 'NtryDtls').flatMap((d) => list(d, 'TxDtls'));
@@ -167,8 +173,10 @@ function readStatement(s: unknown): ParsedStatement {
   st.currency ??= amountOf(opening ?? closing).currency;
   st.openingBalanceMinor = opening ? signedBalance(opening) : null;
   st.closingBalanceMinor = closing ? signedBalance(closing) : null;
+  // The day the statement closes (its period's end, its closing balance's date, or when it was made).
+  const statementDate = st.endDate ?? dateOf(child(closing, 'Dt')) ?? dateOf({ DtTm: str(s, 'CreDtTm') });
   list(s, 'Ntry').forEach((e, i) => {
-    const t = readEntry(e, i, st);
+    const t = readEntry(e, i, st, statementDate);
     if (typeof t === 'string') st.warnings.push(issue('entry_skipped', t, i));
     else st.transactions.push(t);
   });

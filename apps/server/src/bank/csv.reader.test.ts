@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { bankDatasets, csvTruth, matchTransactions, pct } from '../../test/bank/bank-datasets';
 import { describeStatementReader } from '../../test/bank/statement-reader.contract';
@@ -8,6 +9,8 @@ import { csvReader, parseCsvStatement } from './csv.reader';
 
 const dir = path.join(bankDatasets, 'csv');
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+/** Text in a legacy code page, as a Japanese or Russian bank writes its export. */
+const encodeLegacy = (s: string, encoding: string) => new Uint8Array(iconv.encode(s, encoding));
 
 describe('CSV reader on the csv2ofx fixtures', () => {
   it('finds the transactions csv2ofx wrote to its expected OFX files', async () => {
@@ -286,6 +289,44 @@ describe('CSV reader', () => {
     expect(packed.transactions.map((t) => [t.date, t.type, t.amountMinor])).toEqual([
       ['2012-03-01', 'debit', 780],
       ['2012-03-07', 'credit', 46],
+    ]);
+  });
+
+  it('reads Japanese (Shift_JIS) and Russian (Windows-1251) exports with their header words', async () => {
+    const jp = await first(
+      encodeLegacy(
+        '"利用日","利用店名・商品名","利用者","支払方法","利用金額"\r\n"2019/09/07","ローソン","本人","1回払い","1051"\r\n"2019/09/09","セブンイレブン","本人","1回払い","540"\r\n',
+        'shift_jis',
+      ),
+    );
+    expect(jp.transactions.map((t) => [t.date, t.type, t.amountMinor, t.description])).toEqual([
+      ['2019-09-07', 'debit', 105100, 'ローソン'],
+      ['2019-09-09', 'debit', 54000, 'セブンイレブン'],
+    ]);
+    const ru = await first(
+      encodeLegacy(
+        'Тип счёта;Номер счета;Валюта;Дата операции;Описание операции;Приход;Расход;\n' +
+          'Текущий;40817810000000000001;RUR;01.02.03;Перевод между счетами;0;1234,5;\n' +
+          'Текущий;40817810000000000001;RUR;02.02.03;Зачисление зарплаты;600;0;\n',
+        'windows-1251',
+      ),
+    );
+    expect(ru.transactions.map((t) => [t.date, t.type, t.amountMinor, t.currency, t.description])).toEqual([
+      ['2003-02-01', 'debit', 123450, 'RUB', 'Перевод между счетами'],
+      ['2003-02-02', 'credit', 60000, 'RUB', 'Зачисление зарплаты'],
+    ]);
+    expect(ru.accountNumber).toBe('40817810000000000001');
+  });
+
+  it('gives back to the text column the fields a delimiter written unquoted inside it split off', async () => {
+    const st = await first(
+      'Date,Narration,Value Dat,Debit Amount,Credit Amount,Chq/Ref Number,Closing Balance\n' +
+        '01/02/25,UPI-SHOP-EXPENSES,01/02/25,17033.00,0.00,000050328033,124745.94\n' +
+        '01/02/25,NEFT DR-BARB0-NETBANK, MUM-HDFCN52025,01/02/25,60000.00,0.00,HDFCN5202502013165,64745.94\n',
+    );
+    expect(st.transactions.map((t) => [t.type, t.amountMinor, t.balanceAfterMinor, t.description])).toEqual([
+      ['debit', 1703300, 12474594, 'UPI-SHOP-EXPENSES'],
+      ['debit', 6000000, 6474594, 'NEFT DR-BARB0-NETBANK, MUM-HDFCN52025'],
     ]);
   });
 

@@ -71,6 +71,7 @@ const HEADERS: Array<[Role, string[]]> = [
       'valiutavimo data',
       'erteknap',
       'valor tarihi',
+      'дата валютирования',
       'data valuta',
     ],
   ],
@@ -140,6 +141,18 @@ const HEADERS: Array<[Role, string[]]> = [
       'tarih',
       'islem tarihi',
       'started date',
+      '利用日',
+      '取引日',
+      '日付',
+      '年月日',
+      '入出金日',
+      '取扱日',
+      'お取引日',
+      'дата операции',
+      'дата',
+      'дата проводки',
+      'дата транзакции',
+      'дата платежа',
     ],
   ],
   [
@@ -163,6 +176,10 @@ const HEADERS: Array<[Role, string[]]> = [
       'egyenleg',
       'bakiye',
       'balance after',
+      '残高',
+      '差引残高',
+      'остаток',
+      'баланс',
     ],
   ],
   [
@@ -210,6 +227,15 @@ const HEADERS: Array<[Role, string[]]> = [
       'debetas',
       'terheles',
       'borc',
+      '出金',
+      '出金金額',
+      '引出額',
+      'お引出し',
+      '支払金額',
+      'お支払金額',
+      'расход',
+      'списание',
+      'дебет',
     ],
   ],
   [
@@ -255,6 +281,15 @@ const HEADERS: Array<[Role, string[]]> = [
       'kreditas',
       'jovairas',
       'alacak',
+      '入金',
+      '入金金額',
+      '預入額',
+      'お預入れ',
+      'お預り金額',
+      'приход',
+      'поступление',
+      'зачисление',
+      'кредит',
     ],
   ],
   [
@@ -298,6 +333,11 @@ const HEADERS: Array<[Role, string[]]> = [
       'quantia',
       'osszeg',
       'tutar',
+      '利用金額',
+      '金額',
+      '取引金額',
+      'сумма',
+      'сумма операции',
     ],
   ],
   [
@@ -326,6 +366,8 @@ const HEADERS: Array<[Role, string[]]> = [
       'penznem',
       'para birimi',
       'doviz',
+      '通貨',
+      'валюта',
     ],
   ],
   [
@@ -350,6 +392,8 @@ const HEADERS: Array<[Role, string[]]> = [
       'rekening',
       'rekeningnummer',
       'saskaitos nr',
+      'номер счета',
+      '口座番号',
     ],
   ],
   [
@@ -467,6 +511,11 @@ const HEADERS: Array<[Role, string[]]> = [
       'details',
       'memo',
       'narrative',
+      'narration',
+      'particulars',
+      'remarks',
+      'transaction remarks',
+      'transaction details',
       'payment reference',
       'text',
       'desc',
@@ -501,6 +550,7 @@ const HEADERS: Array<[Role, string[]]> = [
       'kuvaus',
       'opis',
       'tytul',
+      'tytuł',
       'opis operacji',
       'tytul operacji',
       'popis',
@@ -515,23 +565,36 @@ const HEADERS: Array<[Role, string[]]> = [
       'megjegyzes',
       'leiras',
       'aciklama',
+      '利用店名・商品名',
+      '摘要',
+      '内容',
+      'お取引内容',
+      '取引内容',
+      '備考',
+      'описание операции',
+      'описание',
+      'назначение платежа',
     ],
   ],
 ];
 
+/** Folded, with anything but letters and digits (of any script: Cyrillic, kana, kanji) as single spaces. */
 function norm(h: string): string {
   return fold(h)
     .replace(/\(([a-z]{3})\)/g, ' $1')
-    .replace(/[^a-z0-9]+/g, ' ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
+
+/** The header words as norm() leaves them ("利用店名・商品名", "Valuta (EUR)"). */
+const NORM_HEADERS: Array<[Role, string[]]> = HEADERS.map(([role, words]) => [role, words.map(norm)]);
 
 /** Role of one header cell: an exact word list match, else a prefix match (e.g. 'vwz1'), else null. */
 function roleOf(header: string): { role: Role; exact: boolean } | null {
   const h = norm(header);
   if (!h) return null;
-  for (const [role, words] of HEADERS) if (words.includes(h)) return { role, exact: true };
-  for (const [role, words] of HEADERS) {
+  for (const [role, words] of NORM_HEADERS) if (words.includes(h)) return { role, exact: true };
+  for (const [role, words] of NORM_HEADERS) {
     if (
       words.some(
         (w) =>
@@ -973,6 +1036,7 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
   if (!text.trim()) return fail('empty_file', 'The CSV file is empty.');
   if (text.slice(0, 4096).includes('\u0000')) return fail('unsupported_format', 'The file is binary, not CSV text.');
   const st: ParsedStatement = emptyStatement();
+  const delimiter = chooseDelimiter(text);
   if (decoded.mixed) {
     st.warnings.push(
       issue('mixed_encoding', 'Some lines are UTF-8 and others Windows-1252; each was decoded on its own.'),
@@ -983,6 +1047,7 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
   let setup: { cols: Columns; dateCol: number; decimal: '.' | ','; fileCurrency: string | null } | null = null;
   // Index of the header row; the first data row follows it (-1: no header row, the data starts at the top).
   let headerAt = -1;
+  let headerRow: string[] = [];
   // Header row and the lines above it, for telling a card export (see cardSignsInverted).
   let context = '';
   const pending: string[][] = [];
@@ -1012,6 +1077,7 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
         issue('columns_inferred', 'No header row names the columns; they were told from what the cells hold.'),
       );
     }
+    headerRow = headerAt >= 0 ? pending[headerAt]! : [];
     const sample = pending.slice(headerAt + 1);
     // "Valuta" is the value date in German and Dutch exports, the currency in Scandinavian ones: the cells decide.
     if (cols.valueDate !== undefined && cols.currency === undefined) {
@@ -1036,9 +1102,10 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
     return true;
   };
 
-  const consume = (r: string[], line: number) => {
-    if (!setup || (r.length === 1 && !r[0]!.trim())) return;
+  const consume = (raw: string[], line: number) => {
+    if (!setup || (raw.length === 1 && !raw[0]!.trim())) return;
     const { cols, dateCol, decimal, fileCurrency } = setup;
+    const r = realign(raw);
     const rawDate = cell(r, dateCol);
     const isDate = dateParts(rawDate) !== null;
     const rowCurrency = currencyCode(cell(r, cols.currency)) ?? fileCurrency;
@@ -1113,12 +1180,28 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
     transactions.push(t);
   };
 
+  // A row with more fields than its header, from the delimiter written unquoted inside its text ("…-NETBANK, MUM-…"):
+  // the text column takes the extra fields back, so the amounts after it stand in their columns again.
+  const filled = (r: string[]) => {
+    let n = r.length;
+    while (n > 0 && !r[n - 1]!.trim()) n -= 1;
+    return n;
+  };
+  const realign = (r: string[]): string[] => {
+    if (!setup || headerAt < 0) return r;
+    // The header's own empty fields count (a card export's unnamed CR column), the row's trailing empty ones do not.
+    const width = headerRow.length;
+    const extra = filled(r) - width;
+    const text = setup.cols.description[0] ?? setup.cols.name;
+    if (extra <= 0 || text === undefined || text >= width - 1) return r;
+    return [...r.slice(0, text), r.slice(text, text + extra + 1).join(delimiter), ...r.slice(text + extra + 1)];
+  };
+
   const flush = () => {
     for (let i = headerAt + 1; i < pending.length; i += 1) consume(pending[i]!, i + 1);
     pending.length = 0;
   };
 
-  const delimiter = chooseDelimiter(text);
   let count = 0;
   try {
     // Records go through one at a time and are dropped (on_record returns null), so memory holds the transactions
@@ -1216,7 +1299,7 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
 
 /** Card exports name themselves: a card (number, holder, used) column or the words credit card, in the seven languages. */
 const CARD_WORDS =
-  /(?<![a-z_])(card|cards|cardmember|cardholder|creditcard|karte|kartennummer|karteninhaber|kreditkarte|carte|tarjeta|carta|kaart|kaartnummer|kaarthouder|card de credit)(?![a-z_])/;
+  /(?<![a-z_])(card|cards|cardmember|cardholder|creditcard|karte|kartennummer|karteninhaber|kreditkarte|carte|tarjeta|carta|kaart|kaartnummer|kaarthouder|card de credit)(?![a-z_])|カード|利用者|ご利用/;
 /**
  * Order histories (a shop's "Your orders" export: Amazon, eBay, a web shop) name their order column: their totals
  * are purchases, money spent, as positive numbers.

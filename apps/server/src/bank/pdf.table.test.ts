@@ -804,3 +804,152 @@ describe('US statement layouts (real banks)', () => {
     ]);
   });
 });
+
+describe('statement layouts from a second sample of real banks', () => {
+  it('reads amounts monospaced print splits at the decimal point, and restores misread ones from confirmed balances', () => {
+    const st = statementFromLines(
+      lines([
+        ...head,
+        [
+          ['Date', 140, 260],
+          ['Description', 500, 900],
+          ['Debit', 1500, 1650],
+          ['Credit', 1800, 1950],
+          ['Balance', 2100, 2300],
+        ],
+        [
+          ['Opening balance', 500, 900],
+          ['7,017. 69', 2100, 2300],
+        ],
+        [
+          ['05/06/2023', 140, 400],
+          ['Stadtwerke Nord', 500, 900],
+          ['539P 10', 1500, 1650],
+          ['6,478. 59', 2100, 2300],
+        ],
+        [
+          ['07/06/2023', 140, 400],
+          ['Metro Cash', 500, 900],
+          ['13% 95', 1500, 1650],
+          ['6,464. 64', 2100, 2300],
+        ],
+        // OCR lost digits of these two amounts; the balances around them are confirmed by the rows after.
+        [
+          ['08/06/2023', 140, 400],
+          ['ACME GmbH', 500, 900],
+          ['567', 1560, 1650],
+          ['6,214. 97', 2100, 2300],
+        ],
+        [
+          ['09/06/2023', 140, 400],
+          ['Landlord Ltd', 500, 900],
+          ['.44', 1600, 1650],
+          ['5,864. 53', 2100, 2300],
+        ],
+        [
+          ['10/06/2023', 140, 400],
+          ['Blue Sky Telecom', 500, 900],
+          ['959.79', 1800, 1950],
+          ['6,824. 32', 2100, 2300],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2023-06-05', 53910, 'debit', 647859],
+      ['2023-06-07', 1395, 'debit', 646464],
+      ['2023-06-08', 24967, 'debit', 621497],
+      ['2023-06-09', 35044, 'debit', 586453],
+      ['2023-06-10', 95979, 'credit', 682432],
+    ]);
+    expect(st.openingBalanceMinor).toBe(701769);
+  });
+
+  it('reads a German header whose text column is a sentence and whose amount columns name their currency', () => {
+    const st = statementFromLines(
+      lines([
+        [['Deutsche Kreditbank, Taubenstr. 7-9, 10117 Berlin', 140, 1200]],
+        [['Kontoauszug Nummer 001 / 2020 vom 31.12.2019 bis 03.01.2020', 140, 1500]],
+        [
+          ['Bu.Tag', 140, 260],
+          ['Wert', 400, 500],
+          ['Wir haben für Sie gebucht', 700, 1300],
+          ['Belastung in EUR', 1500, 1800],
+          ['Gutschrift in EUR', 1900, 2200],
+        ],
+        [
+          ['31.12.', 140, 260],
+          ['02.01.', 400, 500],
+          ['Dauerauftrag', 700, 1000],
+          ['200,00', 1650, 1800],
+        ],
+        [
+          ['02.01.', 140, 260],
+          ['02.01.', 400, 500],
+          ['Zahlungseingang', 700, 1000],
+          ['1.202,43', 2050, 2200],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2019-12-31', 20000, 'debit'],
+      ['2020-01-02', 120243, 'credit'],
+    ]);
+    expect(st.bankName).toBe('Deutsche Kreditbank');
+  });
+
+  it('books on the booking date where a purchase date stands beside it, in one header cell or two', () => {
+    const st = statementFromLines(
+      lines([
+        [['Cembra Money Bank AG', 140, 700]],
+        [['Rechnungsdatum 23.06.2025', 140, 900]],
+        [
+          ['Einkaufs-Datum Verbucht am', 140, 700],
+          ['Beschreibung', 800, 1200],
+          ['Gutschrift CHF', 1500, 1800],
+          ['Belastung CHF', 1900, 2200],
+        ],
+        [
+          ['23.05.2025', 140, 400],
+          ['24.05.2025', 450, 700],
+          ['Migros MM Stadelhofen', 800, 1300],
+          ["1'019.50", 2000, 2200],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type, t.valueDate])).toEqual([
+      ['2025-05-24', 101950, 'debit', '2025-05-23'],
+    ]);
+  });
+
+  it('splits an amount from the text printed right after it, and reads no rows from an account balance summary', () => {
+    // Monospaced print: 18 px a character at 30 px type.
+    const st = statementFromLines(
+      lines([
+        [['USAA FEDERAL SAVINGS BANK', 140, 900]],
+        [['STATEMENT DATE 12/31/13', 1500, 2200]],
+        [['DEPOSITS AND OTHER CREDITS', 140, 800]],
+        [['DATE..........AMOUNT.TRANSACTION DESCRIPTION', 140, 932]],
+        [
+          ['12/31', 140, 230],
+          ['27.00 USAA FUNDS TRANSFER CR', 410, 914],
+        ],
+        [['OTHER DEBITS', 140, 500]],
+        [['DATE..........AMOUNT.TRANSACTION DESCRIPTION', 140, 932]],
+        [
+          ['12/13', 140, 230],
+          ['80.32 USAA FUNDS TRANSFER DB', 410, 914],
+        ],
+        [['ACCOUNT BALANCE SUMMARY', 140, 800]],
+        [['DATE.........BALANCE', 140, 800]],
+        [
+          ['12/09', 140, 290],
+          ['217.00', 500, 700],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2013-12-31', 2700, 'credit'],
+      ['2013-12-13', 8032, 'debit'],
+    ]);
+  });
+});

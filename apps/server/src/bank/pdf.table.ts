@@ -34,7 +34,7 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ['amount', /(?<![a-z])(amount|betrag|umsatz|montant|importo|importe|bedrag|suma|valoare|sum|monto)(?![a-z])/],
   [
     'date',
-    /(?<![a-z])(date|posting date|booking date|transaction date|datum|buchung|buchungstag|buchungsdatum|data|fecha|f\. operacion|boekdatum|transactiedatum|data operatiei|data tranzactiei|data inregistrarii|tag)(?![a-z])/,
+    /(?<![a-z])(date|posting date|booking date|transaction date|post date|trans date|posted|datum|buchung|buchungstag|buchungsdatum|verbucht am|verbucht|gebucht am|data|fecha|f\. operacion|boekdatum|transactiedatum|data operatiei|data tranzactiei|data inregistrarii|tag)(?![a-z])/,
   ],
   [
     'text',
@@ -89,6 +89,8 @@ interface Column {
   role: Role;
   x0: number;
   x1: number;
+  /** The header words over this column (folded). */
+  words?: string;
 }
 
 interface Row {
@@ -159,8 +161,25 @@ function settleGarbledDates(rows: Row[]): Row[] {
  * The roles named in one header cell with their character spans: close header words merge into one cell
  * ("Buchungstag Valuta"), and each gets its share of the cell's width.
  */
-function rolesIn(folded: string): Array<{ role: Role; start: number; end: number }> {
+function rolesIn(raw: string): Array<{ role: Role; start: number; end: number }> {
+  // "Belastung in EUR", "Amount (USD)": the currency qualifier names no column (its "in" is no "money in"); blanked
+  // to spaces so positions still match the cell's text.
+  const folded = raw.replace(
+    /(?<![a-z])(?:in\s+)?\(?\s*(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|huf|ron)\s*\)?(?![a-z])/g,
+    (m) => ' '.repeat(m.length),
+  );
   const found: Array<{ role: Role; start: number; end: number }> = [];
+  // A sentence as a header ("Wir haben für Sie gebucht": we have booked for you) heads the text column, whatever money
+  // word it holds inside ("Amount in account currency" starts with its money word and stays an amount).
+  const words = folded.trim().split(/\s+/);
+  if (words.length >= 4) {
+    const text = ROLE_WORDS.find(([r]) => r === 'text')![1];
+    const money = ['debit', 'credit', 'amount', 'balance'];
+    const hits = ROLE_WORDS.filter(([, re]) => re.test(folded)).map(([r]) => r);
+    const lead = ROLE_WORDS.filter(([, re]) => re.test(words[0]!)).map(([r]) => r);
+    if (hits.length && hits.every((r) => money.includes(r)) && !lead.length && !text.test(folded))
+      return [{ role: 'text', start: 0, end: folded.length }];
+  }
   for (const [role, re] of ROLE_WORDS) {
     for (const m of folded.matchAll(new RegExp(re.source, 'g'))) {
       const start = m.index ?? 0;
@@ -189,6 +208,10 @@ function headerCells(line: Line, folded: string[]): Column[] {
 }
 
 /** A header row: several role cells, among them a date and an amount, debit or credit column, and no digits. */
+/** Header words of the date a purchase or an operation was made, as against the date it was booked. */
+const PURCHASE_DATE =
+  /(?<![a-z])(einkaufs-?datum|kaufdatum|belegdatum|trans(?:action)? date|date of transaction|purchase date|date operation|date de l.operation|data operazione|fecha operacion|transactiedatum)(?![a-z])/;
+
 function headerColumns(line: Line, folded: string[]): Column[] | null {
   if (/\d{2}/.test(line.text)) return null;
   const cols: Column[] = [];
@@ -203,7 +226,9 @@ function headerColumns(line: Line, folded: string[]): Column[] | null {
     roles.forEach((r, k) => {
       const x0 = k === 0 ? c.x0 : c.x0 + per * r.start;
       const x1 = k === roles.length - 1 ? c.x1 : c.x0 + per * (roles[k + 1]!.start - 1);
-      cols.push({ role: r.role, x0, x1 });
+      // The words of this column's own part of the cell (a cell may head two columns: "Einkaufs-Datum Verbucht am").
+      const words = f.slice(k === 0 ? 0 : roles[k - 1]!.end, k === roles.length - 1 ? f.length : roles[k + 1]!.start);
+      cols.push({ role: r.role, x0, x1, words });
     });
   });
   const roles = new Set(cols.map((c) => c.role));
@@ -212,6 +237,13 @@ function headerColumns(line: Line, folded: string[]): Column[] | null {
   if (cols.length < 3 || named < line.cells.length - 1 || summary) return null;
   // A lone value-date column with no booking date: the value date is then the only date there is.
   if (!roles.has('date')) for (const c of cols) if (c.role === 'value') c.role = 'date';
+  // Two date columns, one of them the purchase's or the operation's own date ("Einkaufs-Datum | Verbucht am",
+  // "Trans Date | Post Date"): the other is the booking date; the purchase date is kept as the row's second date.
+  const dates = cols.filter((c) => c.role === 'date');
+  if (dates.length >= 2) {
+    const purchase = dates.filter((c) => PURCHASE_DATE.test(c.words ?? ''));
+    if (purchase.length && purchase.length < dates.length) for (const c of purchase) c.role = 'value';
+  }
   return cols;
 }
 
@@ -267,6 +299,11 @@ export function ocrAmountRepair(text: string, decimals: number, hint?: '.' | ','
     .replace(/(\d)[;](?=\d)/g, '$1,')
     .replace(/(\d[.,]\d{1,3})[\s.,'‘’"“”|:;°*_~]+$/, '$1');
   if (decimals > 0) {
+    // Monospaced print gives the decimal point a cell of its own, which OCR reads as a gap ("7,017. 69") or as a
+    // letter ("539P 10", "13% 95").
+    s = s
+      .replace(new RegExp(`(\\d)([.,])\\s+(\\d{${decimals}})$`), '$1$2$3')
+      .replace(new RegExp(`(\\d)[P%°]\\s?(\\d{${decimals}})$`), `$1${hint ?? '.'}$2`);
     const m = new RegExp(`^([-+]?)(\\d{1,3}(?:([.,])\\d{3})+)([.,])(\\d{${decimals}})(\\s*-)?$`).exec(s);
     if (m && m[3] === m[4] && !m[2]!.replace(/\d/g, '').replaceAll(m[3]!, ''))
       s = `${m[1]}${m[2]!.replace(/[.,]/g, '')}${hint ?? '.'}${m[5]}${m[6] ?? ''}`;
@@ -508,6 +545,7 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     const text = raw
       .split(/\s+[·|•]\s+/)[0]!
       .replace(/\s*,?\s+(?:D-|F-|A-|CH-)?\d{4,5}\s+\p{L}.*$/u, '')
+      .replace(/,\s+[^,]*\d.*$/u, '')
       .trim();
     const f = foldAligned(text);
     if (NOT_BANK_NAME.test(f.trim())) return;
@@ -586,7 +624,7 @@ const CREDIT_SECTION =
 
 /** A table of day-end balances ("Daily Balances"): its dated amounts are no transactions. */
 const BALANCE_SECTION =
-  /^(?:daily|ending daily|daily ending) balances?(?: summary)?$|^balance summary$|^tagessalden$|^soldes quotidiens$|^saldi giornalieri$|^saldos diarios$|^dagsaldi$/;
+  /^(?:daily|ending daily|daily ending) balances?(?: summary)?$|^(?:account |daily )?balance summary$|^tagessalden$|^soldes quotidiens$|^saldi giornalieri$|^saldos diarios$|^dagsaldi$/;
 
 /**
  * Side-by-side tables ("Check Nbr | Date | Amount | Check Nbr | Date | Amount", daily balances in three columns): a
@@ -666,10 +704,34 @@ export function undoDateSlips(text: string): string {
 }
 
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
+/** An amount at the start of a cell, then its text ("27.00 USAA FUNDS TRANSFER CR" in monospaced print). */
+const LEADING_AMOUNT = /^([-+]?[$€£]?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}(?:\s?(?:CR|DR))?-?)\s+(?=\p{L})/u;
+
+/**
+ * Monospaced statements print the amount and the text after it with one space between: one cell, which would hide
+ * the amount from its column. Such a cell is split where the amount ends (x positions in proportion to the characters).
+ */
+function splitAmountCells(lines: Line[]): Line[] {
+  return lines.map((l) => {
+    if (!l.cells.some((c) => LEADING_AMOUNT.test(c.text))) return l;
+    const cells = l.cells.flatMap((c) => {
+      const m = LEADING_AMOUNT.exec(c.text);
+      if (!m) return [c];
+      const per = (c.x1 - c.x0) / Math.max(c.text.length, 1);
+      const cut = c.x0 + per * m[1]!.length;
+      return [
+        { ...c, text: m[1]!, x1: cut },
+        { ...c, text: c.text.slice(m[0].length), x0: c.x0 + per * m[0].length },
+      ];
+    });
+    return { ...l, cells, text: cells.map((c) => c.text).join('  ') };
+  });
+}
+
 export function statementFromLines(input: Line[]): ParsedStatement {
   const st = emptyStatement();
   if (!input.length) return st;
-  const lines = splitRepeatedTables(joinSplitRows(input));
+  const lines = splitRepeatedTables(joinSplitRows(splitAmountCells(input)));
   const doc = prepareDoc(lines);
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
   const head = readHeader(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
@@ -765,6 +827,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       if (j > 0 && line.cells.slice(0, j).every((c) => !leadingDate(c.text, doc.dayOrder, yearOf))) at = j;
     }
     const first = line.cells[at]!;
+
     const startsLeft = !dateCol || first.x0 <= dateCol.x1 + 2 * line.size;
     let d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
     // OCR garbled a short date under the date column: kept with the dates it can be, if the row has an amount.
@@ -1027,11 +1090,16 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
       return;
     }
     if (r.amount === null) {
-      // Unreadable amount: the balances around it tell it, when the next row confirms this row's balance.
+      // Unreadable amount: the balances around it tell it, when the next row confirms this row's balance. In a run of
+      // unreadable amounts the row after the run (or the closing balance) confirms the run's last balance.
       const amount = r.balance! - cur;
-      const confirmed = next
-        ? next.balance !== null && next.amount !== null && Math.abs(next.balance - r.balance!) === next.amount
-        : closing === null || closing === r.balance;
+      let end = i;
+      while (chrono[end + 1] && chrono[end + 1]!.amount === null && chrono[end + 1]!.balance !== null) end += 1;
+      const after = chrono[end + 1];
+      const runEnd = chrono[end]!;
+      const confirmed = after
+        ? after.balance !== null && after.amount !== null && Math.abs(after.balance - runEnd.balance!) === after.amount
+        : closing === null || closing === runEnd.balance;
       if (amount !== 0 && confirmed) {
         r.amount = Math.abs(amount);
         r.type = amount < 0 ? 'debit' : 'credit';
@@ -1055,6 +1123,22 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
       cur = cur + signed(r);
       if (r.balance !== null) r.balance = cur;
       return;
+    }
+    // The amount OCR misread, with digits lost (".44" for 350.44, "567" for 249.67), between two balances the
+    // chain confirms (the one before it and, by the next row, its own): it is their difference. Only when the
+    // digits read are fewer, or end that difference, so that a row OCR lost altogether is not folded into this one.
+    if (r.balance !== null && r.balance !== cur) {
+      const diff = r.balance - cur;
+      const confirmed = next
+        ? next.balance !== null && next.amount !== null && Math.abs(next.balance - r.balance) === next.amount
+        : closing !== null && closing === r.balance;
+      const [read, want] = [String(r.amount!), String(Math.abs(diff))];
+      if (confirmed && (read.length < want.length || want.endsWith(read))) {
+        r.amount = Math.abs(diff);
+        r.type = diff < 0 ? 'debit' : 'credit';
+        cur = r.balance;
+        return;
+      }
     }
     // Nothing fits (a lost row, or two misreads in a row): start again from this row's printed balance.
     cur = r.balance ?? cur + signed(r);

@@ -1,4 +1,5 @@
 import { currencyDecimals, decimalToMinorUnits } from '@invoicebox/core';
+import chardet from 'chardet';
 import { decodeWindows1252 } from '../mail/header-decoding';
 import type { ParsedStatement, StatementIssue, StatementReadResult, StatementTransaction } from './statement.types';
 
@@ -20,6 +21,8 @@ const ISO_CODE = /^[A-Z]{3}$/;
 /** An ISO 4217-shaped code in upper case, or null. */
 export function currencyCode(value: string | null | undefined): string | null {
   const s = value?.trim().toUpperCase();
+  // RUR: the rouble's code before 1998, still written by Russian banks' exports.
+  if (s === 'RUR') return 'RUB';
   return s && ISO_CODE.test(s) ? s : null;
 }
 
@@ -95,7 +98,16 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: string;
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8', mixed: false };
   } catch {
-    // Not UTF-8 as a whole: decide per line, so a Windows-1252 line in a UTF-8 file keeps its umlauts.
+    // Not UTF-8 as a whole: a Japanese, Chinese, Korean or Cyrillic code page, else decided per line, so a
+    // Windows-1252 line in a UTF-8 file keeps its umlauts.
+  }
+  const other = legacyEncoding(bytes);
+  if (other) {
+    try {
+      return { text: new TextDecoder(other, { fatal: true }).decode(bytes), encoding: other, mixed: false };
+    } catch {
+      // Not that code page after all: the line-by-line reading below.
+    }
   }
   const strict = new TextDecoder('utf-8', { fatal: true });
   const parts: string[] = [];
@@ -115,6 +127,42 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: string;
     start = end;
   }
   return { text: parts.join(''), encoding: 'windows-1252', mixed: utf8Lines > 0 };
+}
+
+/** Multi-byte code pages chardet tells reliably (Japanese exports are Shift_JIS, Chinese GB18030, Korean EUC-KR). */
+const CJK_ENCODINGS = new Map([
+  ['Shift_JIS', 'shift_jis'],
+  ['EUC-JP', 'euc-jp'],
+  ['GB18030', 'gb18030'],
+  ['Big5', 'big5'],
+  ['EUC-KR', 'euc-kr'],
+]);
+
+/**
+ * The legacy code page of a non-UTF-8 file, when it is not Windows-1252: a CJK one as chardet detects it (its
+ * statistics need no dictionary), or Windows-1251 when the high bytes form whole words, as Cyrillic letters do
+ * (Latin-1 text has one accented letter among ASCII ones: "Müller"). Null otherwise.
+ */
+export function legacyEncoding(bytes: Uint8Array): string | null {
+  const sample = bytes.subarray(0, 64 * 1024);
+  const top = chardet.analyse(sample)[0];
+  if (top && top.confidence >= 80 && CJK_ENCODINGS.has(top.name)) return CJK_ENCODINGS.get(top.name)!;
+  let words = 0;
+  let highWords = 0;
+  let run = 0;
+  let high = false;
+  for (const b of sample) {
+    if (b >= 0xc0) run += 1;
+    const letter = b >= 0x80 || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
+    if (b >= 0x80) high = true;
+    if (!letter) {
+      if (high) words += 1;
+      if (run >= 3) highWords += 1;
+      run = 0;
+      high = false;
+    } else if (b < 0xc0) run = 0;
+  }
+  return highWords >= 3 && highWords >= 0.5 * words ? 'windows-1251' : null;
 }
 
 /** The first bytes as Latin-1 text, for cheap sniffing. */
