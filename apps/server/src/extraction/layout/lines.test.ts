@@ -27,4 +27,15 @@ describe('lines and cells from positioned words', () => {
       ['請求書番号 : 20251205-1'],
     ]);
   });
+
+  it("puts pdfTeX's spacing accents on their letters and reads dot leaders as spaces", () => {
+    const lines = buildLines(
+      [
+        ...row(100, ['Num', 0, 20], ['´', 20, 24], ['ero', 24, 40], ['de', 44, 56], ['facture', 60, 100]),
+        ...row(200, ['.........Invoice', 0, 90], ['dateAug', 94, 140], ['31,', 144, 160], ['2024', 164, 190]),
+      ],
+      new Map(),
+    );
+    expect(lines.map((l) => l.text)).toEqual(['Numéro de facture', 'Invoice date Aug 31, 2024']);
+  });
 });

@@ -5,6 +5,34 @@ import type { Cell, Line, Word } from '../extraction.types';
  * non-breaking hyphen, U+2012 figure dash) as '-', so "18‐08‐2026" is a date and "INV‐42" a number; full-width
  * ASCII (Japanese and Chinese documents print "１２３" and "：") as ASCII; the ideographic space as a space.
  */
+/** Spacing accents pdfTeX writes before the letter they belong to ("Num´ero", "r`eglement", "impˆots"). */
+const SPACING_ACCENT: Record<string, string> = {
+  '\u00b4': '\u0301',
+  '`': '\u0300',
+  '\u02c6': '\u0302',
+  '\u00a8': '\u0308',
+  '\u02dc': '\u0303',
+};
+
+/**
+ * A cell's text as the rules want it: pdfTeX's spacing accents on their letters ("Numéro"; they come as words of
+ * their own), dot leaders as spaces.
+ */
+function cleanCellText(text: string): string {
+  return (
+    text
+      // Dot leaders ("Invoice number ........ 2432") are spacing, not text; a label run into its date ("Invoice
+      // dateAug 31, 2024") parts from it.
+      .replace(/\.{4,}/g, ' ')
+      .replace(/(?<=[a-z])(?=(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s?\d)/g, ' ')
+      .replace(/\s{2,}/g, ' ')
+      .trim()
+      .replace(/([\u00b4`\u02c6\u00a8\u02dc])([aeiouyncAEIOUYNC])/g, (_, a: string, l: string) =>
+        `${l}${SPACING_ACCENT[a]}`.normalize('NFC'),
+      )
+  );
+}
+
 export function normalizeWordText(text: string): string {
   return text
     .replace(/[\u2010-\u2012]/g, '-')
@@ -68,11 +96,17 @@ export function buildLines(words: Word[], pageHeights: Map<number, number>): Lin
           cur.parts.push(sep + w.text);
           cur.x1 = Math.max(cur.x1, w.x1);
         } else {
-          if (cur) cells.push({ text: cur.parts.join('').replace(/\s+/g, ' ').trim(), x0: cur.x0, x1: cur.x1 });
+          if (cur)
+            cells.push({
+              text: cleanCellText(cur.parts.join('').replace(/\s+/g, ' ').trim()),
+              x0: cur.x0,
+              x1: cur.x1,
+            });
           cur = { parts: [w.text], x0: w.x0, x1: w.x1 };
         }
       }
-      if (cur) cells.push({ text: cur.parts.join('').replace(/\s+/g, ' ').trim(), x0: cur.x0, x1: cur.x1 });
+      if (cur)
+        cells.push({ text: cleanCellText(cur.parts.join('').replace(/\s+/g, ' ').trim()), x0: cur.x0, x1: cur.x1 });
       const nonEmpty = cells.filter((c) => c.text);
       if (!nonEmpty.length) continue;
       const y0 = Math.min(...g.map((w) => w.y0));

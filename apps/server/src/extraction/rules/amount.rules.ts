@@ -124,13 +124,19 @@ function ocrTotalWord(label: string): boolean {
   return false;
 }
 
+/** Negative label words that an including-tax word beside them overrides. */
+const SOFT_NEGATIVE = /^(?:paid|total net|net total|net amount|netto|nettobetrag)$/;
+
 /** Which kind of grand-total label a text is; null when it names something else. */
 export function totalLabelKind(label: string): LabelKind | null {
   const strong = TOTAL_STRONG.test(label);
   const weak = TOTAL_WEAK.test(label) || (!strong && ocrTotalWord(label));
   if (!strong && !weak) return null;
   const includesTax = INCLUDES_TAX.test(label);
-  if (TOTAL_NEGATIVE.test(label) && !(strong && includesTax)) return null;
+  // "Total Net TTC", "Total paid with VAT": a word that usually names a partial or paid sum, overridden by one that
+  // says the tax is in it.
+  const negative = TOTAL_NEGATIVE.exec(label);
+  if (negative && !(includesTax && (strong || SOFT_NEGATIVE.test(negative[0])))) return null;
   if (!strong && TAX_LINE.test(label) && !includesTax) return null;
   if (strong) return DUE_ONLY.test(label) ? 'labelDue' : 'labelStrong';
   return includesTax ? 'labelWeakInclTax' : 'labelWeak';

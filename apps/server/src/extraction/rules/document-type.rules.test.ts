@@ -382,4 +382,9 @@ Mastercard EUR                   20,08
 `),
     ).toBe('receipt');
   });
+
+  it('Nordic, Polish and Czech receipts by their titles (Kvittering, Kvitto, Paragon fiskalny, Účtenka)', () => {
+    for (const title of ['Kvittering', 'Kvitto', 'PARAGON FISKALNY', 'Účtenka'])
+      expect(typeOf(`${title}\nFly Chicken 1 AS\nTotalt   249,00 kr\n`)).toBe('receipt');
+  });
 });

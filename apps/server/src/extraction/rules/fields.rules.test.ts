@@ -378,3 +378,73 @@ describe('common labels checked against a list of real-world wordings', () => {
     );
   });
 });
+
+describe('layouts from a sixth fresh sample of real invoices', () => {
+  it('a Czech label with its English translation in brackets; "Total paid with VAT"; "Serial No."', () => {
+    const cz = fields(`
+CZ.NIC, z.s.p.o.
+Odběratel (Client):     IPEX a.s.
+Dodavatel (Supplier):   CZ.NIC, zájmové sdružení právnických osob, Americká 23, 120 00 Praha 2
+Daňový doklad č. (Invoice No): 2406000590     Datum vystavení faktury (invoice date):    3.10.2006
+Celkem (total):     111 900.00 Kč
+`);
+    expect(cz.invoice_number).toBe('2406000590');
+    const micro = fields(`
+Invoice                                    Serial No. AA.00001
+Bill From:      Big Corp
+Nike Air Max                  53 EUR
+Total without VAT             43 EUR
+VAT Paid                      8.6 EUR
+Total paid with VAT           51.6 EUR
+`);
+    expect([micro.amount, micro.invoice_number]).toEqual([51.6, 'AA.00001']);
+  });
+
+  it('"Total Net TTC" and the Dutch "Rekeningsbedrag" are the total; a receipt\'s "TXN:" its number at worst', () => {
+    expect(
+      fields('FACTURE\nTotal HT :     165,00 €\nTVA (0%) :     0,00 €\nTotal Net TTC :    165,00 €\n').amount,
+    ).toBe(165);
+    expect(
+      fields(
+        'Factuur\nBTW plichtig bedrag      554,82\nAf te dragen BTW   21 %   116,51\nRekeningsbedrag     671,33 EUR\n',
+      ).amount,
+    ).toBe(671.33);
+    expect(fields('TECHMART ELECTRONICS\nTXN: TXN-98765-2024\nTOTAL    $821.14\n').invoice_number).toBe(
+      'TXN-98765-2024',
+    );
+  });
+
+  it('a header for two values over both ("Rechnungsnummer / Datum")', () => {
+    const lines = [
+      { text: 'Rechnungsnummer / Datum', x0: 317, x1: 440, y: 100 },
+      { text: '94165608 / 30.08.2018', x0: 317, x1: 430, y: 112 },
+    ].map((c, i) => ({
+      page: 1,
+      index: i,
+      y0: c.y,
+      y1: c.y + 10,
+      rel: c.y / 800,
+      cells: [{ text: c.text, x0: c.x0, x1: c.x1 }],
+      text: c.text,
+      size: 10,
+    }));
+    const r = extractFieldsFromLines(lines);
+    expect([r.invoice_number?.value, r.invoice_date?.value]).toEqual(['94165608', '2018-08-30']);
+  });
+
+  it('the dollar of Australia, Singapore, New Zealand by what the page names; US by a state and ZIP code', () => {
+    expect(fields('ZESTADO EXPRESS PTY LTD\nABN 12 345 678 901\nInvoice Amount: $5,270.00\n').currency).toBe('AUD');
+    expect(fields('Lion Prints Pte Ltd\nSingapore 049315\nTotal $120.00\n').currency).toBe('SGD');
+    expect(
+      fields('DEMO - Sliced Invoices\nYour City AZ 12345\nTo: Test Business\nMelbourne, Australia\nTotal $93.50\n')
+        .currency,
+    ).toBe('USD');
+  });
+
+  it('the yuan of a Chinese page, the ringgit of "RM", and no Bahraini dinar in "SDN BHD"', () => {
+    expect(fields('天津瑞佳讯贸易有限公司\n价税合计  ¥52.70\n').currency).toBe('CNY');
+    expect(fields('領収書\n株式会社サンプル\n合計  ¥1,200\n').currency).toBe('JPY');
+    const mydiy = fields('MR D.I.Y. (JOHOR) SDN BHD\nTOTAL    RM 33.92\n');
+    expect([mydiy.currency, mydiy.amount]).toEqual(['MYR', 33.92]);
+  });
+});

@@ -43,10 +43,33 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
 const CANADIAN_POSTCODE =
   /(?<![A-Za-z0-9])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![A-Za-z0-9])/;
 
-function canadianDollar(doc: Doc): boolean {
-  if (/(?<![A-Za-z])(?:USD|US\$|U\.S\.)/.test(doc.text)) return false;
-  if (/(?<![a-z])(?:united states|usa)(?![a-z])/.test(doc.foldedText)) return false;
-  return CANADIAN_POSTCODE.test(doc.text) || /(?<![a-z])canada(?![a-z])/.test(doc.foldedText);
+/** Dollar countries other than the United States, by what their invoices print: the country, its tax id. */
+const OTHER_DOLLARS: Array<[RegExp, string]> = [
+  [/(?<![a-z])(?:australia|abn|a\.b\.n\.)(?![a-z])|(?<![a-z])(?:gst inc|incl\.? gst)/, 'AUD'],
+  [/(?<![a-z])(?:new zealand|aotearoa|gst no)(?![a-z])/, 'NZD'],
+  [/(?<![a-z])(?:singapore|uen)(?![a-z])/, 'SGD'],
+  [/(?<![a-z])(?:hong kong|kowloon)(?![a-z])/, 'HKD'],
+];
+
+/**
+ * The dollar a bare "$" stands for on a page that names nothing American: Canada's (a Canadian postcode or the
+ * country), Australia's, New Zealand's, Singapore's or Hong Kong's, when exactly one of them is named; else null.
+ */
+function otherDollar(doc: Doc): string | null {
+  // "USD", "US$", or a US state and ZIP code ("Your City AZ 12345").
+  if (/(?<![A-Za-z])(?:USD|US\$|U\.S\.)|(?<![A-Za-z])[A-Z]{2} \d{5}(?:-\d{4})?(?!\d)/.test(doc.text)) return null;
+  if (/(?<![a-z])(?:united states|usa)(?![a-z])/.test(doc.foldedText)) return null;
+  const found = new Set<string>();
+  if (CANADIAN_POSTCODE.test(doc.text) || /(?<![a-z])canada(?![a-z])/.test(doc.foldedText)) found.add('CAD');
+  for (const [re, code] of OTHER_DOLLARS) if (re.test(doc.foldedText)) found.add(code);
+  return found.size === 1 ? [...found][0]! : null;
+}
+
+/** Han characters without kana: Chinese, where "¥" and "元" are the yuan. */
+function chineseText(text: string): boolean {
+  const han = text.match(/[\u4e00-\u9fff]/g)?.length ?? 0;
+  const kana = text.match(/[\u3040-\u30ff]/g)?.length ?? 0;
+  return han >= 4 && kana === 0;
 }
 
 /** The one currency the countries named on the page agree on; null when none is named or they disagree. */
@@ -99,7 +122,13 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   }
   // A bare "$" is read as US dollars; on a Canadian invoice (a Canadian postcode or "Canada", nothing American) it is
   // the Canadian dollar.
-  if (currency?.value === 'USD' && canadianDollar(doc)) currency = { value: 'CAD', confidence: 0.6 };
+  if (currency?.value === 'USD') {
+    const other = otherDollar(doc);
+    if (other) currency = { value: other, confidence: 0.6 };
+  }
+  // "¥" on a Chinese page (Han characters, no kana) is the yuan.
+  if ((currency?.value === 'JPY' || (!currency && /元/.test(doc.text))) && chineseText(doc.text))
+    currency = { value: 'CNY', confidence: 0.6 };
   if (!currency) {
     const byCountry = countryCurrency(doc.foldedText);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };

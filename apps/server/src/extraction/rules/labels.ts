@@ -98,6 +98,7 @@ export const TOTAL_STRONG = wordsLoose([
   'te betalen',
   'totaalbedrag',
   'factuurbedrag',
+  'rekeningsbedrag',
   'totaal incl\\.? btw',
   'totaal inclusief btw',
   'openstaand bedrag',
@@ -320,6 +321,10 @@ export const INCLUDES_TAX = words([
   'iva incluida',
   'cu tva',
   'inclusiv tva',
+  // "Total paid with VAT", "Total with tax", "Total including GST".
+  'with (?:vat|tax|gst|iva|tva|mwst)',
+  'including (?:vat|tax|gst)',
+  'tax included',
 ]);
 
 /** Invoice-number labels; the capture must follow them. */
@@ -342,6 +347,8 @@ export const NUMBER_LABEL = words([
   '(?:kassen)?bon\\s*-?\\s*(?:nummer|nr)\\.?',
   'quittungs?\\s*-?\\s*(?:nummer|nr)\\.?',
   'folio\\s*(?:no|nr|number|#)\\.?',
+  // laravel-invoices (a much-used Laravel package) numbers its invoices under "Serial No.".
+  'serial\\s*(?:no|nr|number|#)\\.?',
   'ticket\\s*(?:no|nr|n°|#)\\.?',
   'numero de (?:la )?facture',
   'n[°o]\\s*(?:de )?facture',
@@ -820,6 +827,17 @@ export const DOCUMENT_TITLES = {
   ],
   receipt: [
     'receipt',
+    // Nordic, Polish and Czech till receipts; a German receipt's copy.
+    'kvittering',
+    'kvitto',
+    'kassakvitto',
+    'paragon(?: fiskalny)?',
+    'uctenka',
+    'pokladni doklad',
+    'bonkopie',
+    'kassenquittung',
+    '收据',
+    'レシート',
     'kuitti',
     '領収書',
     'sales receipt',
@@ -995,7 +1013,7 @@ export const TITLE_WORDS = words([
 
 /** Company legal forms across the seven languages' countries (and common English ones). */
 export const LEGAL_FORM =
-  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj)(?![A-Za-z])/;
+  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?)(?![A-Za-z])/;
 
 /**
  * Another invoice named in the text ("Gutschrift zu Rechnung Nr. 12 vom 05.11.", "Avoir sur facture n° 12 du …",

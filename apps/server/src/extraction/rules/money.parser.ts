@@ -97,7 +97,12 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/(?<![A-Za-z])(?:Fr\.|SFr\.?|CHF)(?![A-Za-z])/, 'CHF'],
   [/(?<![A-Za-z])(?:Euro|EURO|Euros|euros)(?![A-Za-z])/, 'EUR'],
   [/(?<![A-Za-z])(?:Ft)(?![A-Za-z])/, 'HUF'],
+  // Malaysian ringgit: "RM 33.92", "RM33.92".
+  [/(?<![A-Za-z])RM(?=\s?\d)/, 'MYR'],
 ];
+
+/** ISO-shaped words that are part of a firm's legal form ("… SDN BHD": Malaysia's, not Bahrain's dinar). */
+const LEGAL_FORM_CODES = /(?:SDN\.?|Sdn\.?)\s*$/;
 
 const ISO_RE = /(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])/g;
 
@@ -106,7 +111,8 @@ export function findCurrencies(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(ISO_RE)) {
     const code = m[1]!;
-    if (KNOWN_CURRENCIES.has(code)) found.push(code);
+    if (KNOWN_CURRENCIES.has(code) && !LEGAL_FORM_CODES.test(text.slice(Math.max(0, (m.index ?? 0) - 6), m.index)))
+      found.push(code);
   }
   for (const [re, code] of SYMBOLS) {
     if (re.test(text)) found.push(code);
@@ -133,7 +139,7 @@ export { parseAmount };
 
 // A number in any of the four styles (and Indian lakh grouping), optionally signed; currency symbols/codes around it are read separately.
 const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?\)?(?:[-−](?=\s|$))?|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f\u2009'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:[-−](?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
-const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|[A-Z]{3}`;
+const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|RM|[A-Z]{3}`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w)`,
   'g',
@@ -142,6 +148,7 @@ const AMOUNT_RE = new RegExp(
 function currencyOf(token: string | undefined): string | null {
   if (!token) return null;
   if (/^[A-Z]{3}$/.test(token)) return KNOWN_CURRENCIES.has(token) ? token : null;
+  if (token === 'RM') return 'MYR';
   return findCurrencies(token)[0] ?? null;
 }
 

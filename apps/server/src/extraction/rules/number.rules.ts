@@ -13,14 +13,14 @@ const BARE_NUMBER_INLINE = /^\s*(?:(?:number|nummer|numero|numar|n[°º])\s*:|n[
 
 const SPECIFIC = /(no|nr|number|nummer|num|numero|numar|#|n°|nº|id)\.?\s*:?\s*$/;
 const WEAK_LABEL =
-  /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document|ref(?=\.))(?![a-z])/;
+  /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document|ref(?=\.)|txn|transaction (?:no|number|#|id)|trans\.? (?:no|#))(?![a-z])/;
 
 /**
  * A first invoice numbered "1" (a small firm's or a new series'): one digit is never an identifier elsewhere, so it
  * is taken only right after an invoice-number label, and only when nothing else is found.
  */
 function oneDigit(token: string, specific: boolean): boolean {
-  return specific && /^\d$/.test(token.trim());
+  return specific && /^#?\d$/.test(token.trim());
 }
 
 /** A running number, month and year: "2/11/2023" (Polish and Czech numbering, read as a date elsewhere). */
@@ -53,7 +53,11 @@ export function firstToken(rest: string): string | null {
     )
   )
     return null;
-  const cleaned = rest.replace(/^[\s:#.°º\-–]+/, '').replace(/^(?:n[°oº]|no|nr|num|number)\b[.:\s]*/i, '');
+  // "Daňový doklad č. (Invoice No): 2406000590": a label's translation in brackets before the value.
+  const cleaned = rest
+    .replace(/^\s*\([^()\d]{1,40}\)/, '')
+    .replace(/^[\s:#.°º\-–]+/, '')
+    .replace(/^(?:n[°oº]|no|nr|num|number)\b[.:\s]*/i, '');
   const trimmed = cleaned.trim();
   const m = /^[A-Za-z0-9][\w\-/.]*[A-Za-z0-9]|^\d/.exec(trimmed);
   if (!m) return null;
@@ -97,6 +101,15 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
         const above = labelAbove(doc, i, j);
         const score = above === null ? null : headerNumberScore(above);
         if (score !== null) consider(firstToken(cell.text), score - 0.01 * line.rel, i);
+        // "Rechnungsnummer / Datum" over "94165608 / 30.08.2018": one header for two values, part by part.
+        const parts = above?.split(/\s+\/\s+/);
+        const values = cell.text.split(/\s+\/\s+/);
+        if (parts && parts.length > 1 && parts.length === values.length) {
+          parts.forEach((part, k) => {
+            const partScore = headerNumberScore(part);
+            if (partScore !== null) consider(firstToken(values[k]!), partScore - 0.01 * line.rel, i);
+          });
+        }
       }
       // "Nummer | R338224", "Number: 2024-0042" in a meta block.
       const nextToken = BARE_NUMBER.test(f) && line.cells[j + 1] ? firstToken(line.cells[j + 1]!.text) : null;
@@ -166,7 +179,7 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
         if (below) {
           const value = doc.lines[below[0]]!.cells[below[1]]!.text.trim();
           if (oneDigit(value, specific)) {
-            best ??= { value, score: base - 0.15, line: i };
+            best ??= { value: value.replace(/^#/, ''), score: base - 0.15, line: i };
             return;
           }
           // Polish and Czech invoices number themselves by month: "Numer faktury" over "2/11/2023".

@@ -201,3 +201,37 @@ Gesamtbetrag                                   49,90 EUR`;
     expect(mailDomainName(null)).toBeNull();
   });
 });
+
+describe('issuers of a sixth fresh sample of real invoices', () => {
+  it('the return-address line names the issuer, "Gmbh" and "eG" are legal forms; footer headings are no names', () => {
+    expect(
+      vendor(`
+Blau Gmbh · Blau Strasse 321 · 54321 Dresden      Leistungsadresse      Sie erreichen uns unter
+Grund Gmbh                                        Grund Gmbh            Andreas Blau
+Grund Strasse 123                                 12345 Berlin          Blau Strasse 321
+Rechnung
+Belegnummer   123456789      Belegdatum   01.09.2023
+Rechnungssumme brutto (inkl. USt.)      10,30
+Geschäftsführung                  Identifikation                 Bankverbindung
+Andreas Blau                      USt-IdNr. DE123456789          IBAN DE02120300000000202051
+`),
+    ).toBe('Blau Gmbh');
+    expect(
+      vendor(`
+                                                        Rechnung (Original)
+Dachdecker-Einkauf Süd eG - Postfach 710252 - 68222 Mannheim      Rechnungsnummer / Datum
+Firma                                                   94165608 / 30.08.2018
+Raiffeisen Bezug + Absatz eG
+Gesamtbetrag      1.234,56 EUR
+`),
+    ).toBe('Dachdecker-Einkauf Süd eG');
+  });
+
+  it('a form label or a label cut off after its preposition is no name; a country code after one is', () => {
+    expect(vendor('Numéro de facture :   2021-001-F\nTotal Net TTC :   165,00 EUR\n')).toBeNull();
+    expect(vendor('Receipt #   19509334\nTotal   $20,383.00\nPrint Name/Company/Title\n')).toBeNull();
+    expect(
+      vendor('Invoice 103767\nAdatum Corporation                      CRONUS DE\nSubtotal   573.00\n'),
+    ).not.toBeNull();
+  });
+});

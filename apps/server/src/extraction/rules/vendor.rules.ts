@@ -63,6 +63,15 @@ export function companyLike(text: string): boolean {
   );
 }
 
+/**
+ * Headings and form labels that stand where a name could ("Geschäftsführung | Identifikation | Bankverbindung" over a
+ * footer's columns, "Print Name/Company/Title" over a signature line): never an issuer's name. Folded.
+ */
+const HEADING_NOT_NAME =
+  /^(?:identifikation|bankverbindung|geschaftsfuhrung|geschaeftsfuehrung|kontakt|kontaktdaten|anschrift|adresse|impressum|steuernummer|registergericht|sitz der gesellschaft|bank details|banking details|contact|contact details|company details|coordonnees|coordonnees bancaires|informations|dati aziendali|datos bancarios|contactgegevens|bankgegevens)$|(?:^|\s)(?:print name|signature|unterschrift)(?:\s|\/|$)|\p{L}\/\p{L}+\//u;
+/** A label cut off after its preposition ("Numéro de"), in lower case as labels write it ("CRONUS DE" is a name). */
+const CUT_AFTER_PREPOSITION = /\s(?:de|du|des|of|for|to|von|der|di|da|del|van|la|le)$/;
+
 /** Heads of footer lines that name a person or a bank, not the issuer. */
 const NOT_A_COMPANY =
   /^(?:geschaftsfuhr\w*|geschaeftsfuehr\w*|managing director|director|ceo|gerant|amministratore|administrador|bank\w*|banque|banca|banco|sitz|registered office|tel|phone|fax|e-?mail)\b/;
@@ -261,6 +270,7 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
   const add = (raw: string, score: number, line: number) => {
     const name = cleanVendor(raw);
     if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name) || isOwn(name)) return;
+    if (HEADING_NOT_NAME.test(foldPlain(name)) || CUT_AFTER_PREPOSITION.test(name)) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
     if (coreName(name).length < 2) return;
     const f = name.toLowerCase();
