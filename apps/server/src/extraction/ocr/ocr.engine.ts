@@ -11,7 +11,21 @@ import type { Word } from '../extraction.types';
  * One worker is reused across a batch; callers terminate it at the end so the process can exit.
  */
 
-export const OCR_LANGS = ['eng', 'deu', 'fra', 'ita', 'spa', 'ron', 'nld', 'por', 'pol', 'ces', 'swe', 'jpn'] as const;
+export const OCR_LANGS = [
+  'eng',
+  'deu',
+  'fra',
+  'ita',
+  'spa',
+  'ron',
+  'nld',
+  'por',
+  'pol',
+  'ces',
+  'swe',
+  'jpn',
+  'chi_sim',
+] as const;
 
 export interface OcrPage {
   words: Array<Word & { confidence: number }>;
@@ -74,8 +88,8 @@ export async function createOcrEngine(langs: readonly string[] = ['eng']): Promi
   }
   // PSM 3 (fully automatic): the default single-block modes drop large titles and side columns. With the Japanese
   // model its layout analysis finds no text at all on a receipt (only the Latin logo); PSM 4 (one column of text of
-  // varying size) reads both receipts and invoice pages there.
-  const psm = langs.includes('jpn') ? PSM.SINGLE_COLUMN : PSM.AUTO;
+  // varying size) reads both receipts and invoice pages there, and with the Chinese model.
+  const psm = langs.includes('jpn') || langs.includes('chi_sim') ? PSM.SINGLE_COLUMN : PSM.AUTO;
   await worker.setParameters({ tessedit_pageseg_mode: psm, user_defined_dpi: '300' });
   let queue: Promise<unknown> = Promise.resolve();
   return {

@@ -5,7 +5,14 @@ import { OCR_CONFIDENCE_FACTOR } from '../confidence';
 import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index';
 import { inspectImage } from './image.loader';
 import type { OcrEngine, OcrPage } from './ocr.engine';
-import { DEFAULT_OCR_LANGS, japaneseEngine, pageLanguages, readInPageLanguage, weakReading } from './ocr.pipeline';
+import {
+  chineseReading,
+  cjkEngine,
+  DEFAULT_OCR_LANGS,
+  pageLanguages,
+  readInPageLanguage,
+  weakReading,
+} from './ocr.pipeline';
 
 describe('languages of the full reading, from the English probe', () => {
   const probe = (text: string) => ({
@@ -24,6 +31,7 @@ describe('languages of the full reading, from the English probe', () => {
     ['Faktura dodavatel odběratel celkem k úhradě DIČ', ['ces', 'eng']],
     ['Faktura fakturadatum förfallodatum att betala moms', ['swe', 'eng']],
     ['請求書 請求書番号 合計金額 11,000 円', ['jpn', 'eng']],
+    ['增值税电子普通发票 价税合计 开票日期 销售方 有限公司', ['chi_sim', 'eng']],
   ])('%s', (text, langs) => {
     expect(pageLanguages(probe(text))).toEqual(langs);
   });
@@ -36,39 +44,71 @@ describe('a page the English probe reads as noise', () => {
     height: 10,
     confidence,
   });
-  const engines = (jpnReading: OcrPage) => {
+  const engines = (jpnReading: OcrPage, zhReading: OcrPage = reading('SUMME 12,07', 40)) => {
     const opened: string[] = [];
     let bands = 0;
     const jpn = { recognize: async () => jpnReading, terminate: async () => {} };
+    const zh = { recognize: async () => zhReading, terminate: async () => {} };
     const both = { recognize: async () => jpnReading, terminate: async () => {} };
     const factory = async (langs: readonly string[]) => {
       opened.push(langs.join('+'));
-      return (langs.length === 1 ? jpn : both) as OcrEngine;
+      return (langs.length === 1 ? (langs[0] === 'chi_sim' ? zh : jpn) : both) as OcrEngine;
     };
     const band = async () => {
       bands++;
-      return new Uint8Array();
+      return [new Uint8Array()];
     };
     return { opened, factory, band, both, bands: () => bands };
   };
 
   it('is read in Japanese when the Japanese model finds kana and kanji there', async () => {
     const e = engines(reading('預/現計 ¥5,000 (消費税等 ¥409) お釣 ¥500', 85));
-    const got = await japaneseEngine(reading('1) ¥4 00 YR Hw ¥5,000 (HRB & ¥409) PAS', 35), e.band, 1, e.factory);
+    const got = await cjkEngine(reading('1) ¥4 00 YR Hw ¥5,000 (HRB & ¥409) PAS', 35), e.band, 1, e.factory);
     expect(got).toBe(e.both);
     expect(e.opened).toEqual(['jpn', 'jpn+eng']);
   });
 
+  it('is read again in Chinese when the Japanese reading shows Han characters but no kana', async () => {
+    const zhPage = reading('增值税电子普通发票 价税合计 (小写) ¥52.70 销售方 名称: 天津瑞佳讯贸易有限公司', 88);
+    const opened: string[] = [];
+    const chinese = { recognize: async () => zhPage, terminate: async () => {} };
+    const factory = async (langs: readonly string[]) => {
+      opened.push(langs.join('+'));
+      return chinese as OcrEngine;
+    };
+    const r = await chineseReading(zhPage, (e) => e.recognize(new Uint8Array(), 1), factory);
+    expect(r?.engine).toBe(chinese);
+    expect(opened).toEqual(['chi_sim+eng']);
+    // A Japanese page (kana among the kanji) keeps its reading.
+    expect(
+      await chineseReading(
+        reading('請求書 株式会社 御中 下記の通りご請求申し上げます', 90),
+        async () => zhPage,
+        factory,
+      ),
+    ).toBeNull();
+    expect(opened).toEqual(['chi_sim+eng']);
+  });
+
   it('stays as it is when the Japanese model finds no Japanese either (a faint Latin receipt)', async () => {
     const e = engines(reading('SUMME 12,07 EUR', 40));
-    expect(await japaneseEngine(reading('5UMME 12,07 EUR', 40), e.band, 1, e.factory)).toBeNull();
-    expect(e.opened).toEqual(['jpn']);
+    expect(await cjkEngine(reading('5UMME 12,07 EUR', 40), e.band, 1, e.factory)).toBeNull();
+    expect(e.opened).toEqual(['jpn', 'chi_sim']);
+    // The Chinese model's odd Han character among Latin words read with confidence is no Chinese title either.
+    const f = engines(reading('SUMME 12,07 EUR', 40), reading('Bonkopie 十 Hannover EUR', 90));
+    expect(await cjkEngine(reading('5UMME 12,07 EUR', 40), f.band, 1, f.factory)).toBeNull();
+  });
+
+  it('is read in Chinese when the Chinese model reads a Chinese title on top (the Japanese one reads it poorly)', async () => {
+    const e = engines(reading('肖 団 代 賠', 20), reading('增值税电子普通发票 发票代码 :012001800311', 92));
+    expect(await cjkEngine(reading('HERS: 661619942171 12 1', 59), e.band, 1, e.factory)).toBe(e.both);
+    expect(e.opened).toEqual(['jpn', 'chi_sim', 'chi_sim+eng']);
   });
 
   it('never loads the Japanese model for a confident probe or one that shows a language', async () => {
     for (const probe of [reading('4711 05.03.2024 12,00 34,50', 88), reading('Rechnung Datum Summe MwSt 12,00', 50)]) {
       const e = engines(reading('請求書 合計金額 円 御中 株式会社', 90));
-      expect(await japaneseEngine(probe, e.band, 1, e.factory)).toBeNull();
+      expect(await cjkEngine(probe, e.band, 1, e.factory)).toBeNull();
       expect(e.opened).toEqual([]);
       expect(e.bands()).toBe(0);
     }

@@ -61,6 +61,7 @@ const TESSERACT_LANG: Record<Lang, string> = {
   cs: 'ces',
   sv: 'swe',
   ja: 'jpn',
+  zh: 'chi_sim',
 };
 
 /**
@@ -135,23 +136,53 @@ export async function readInPageLanguage(
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]/gu;
 
+const KANA = /[\u3040-\u30ff\uff66-\uff9f]/u;
+
 /**
- * The English probe cannot read Japanese: kana and kanji come out as low-confidence noise with no language's words.
- * Such a probe band is read once more by the Japanese model; when that finds kana or kanji read with confidence, the
- * page is read in Japanese (plus English for Latin names and codes). Null otherwise, and for every page whose English
- * probe is confident or shows a language, so Latin pages never pay for the Japanese model.
+ * The English probe cannot read Japanese or Chinese: kana and Han characters come out as low-confidence noise with no
+ * language's words. Such a probe band is read once more by the Japanese model (it knows the Han characters too); when
+ * that finds them read with confidence, the page is read in Japanese (plus English for Latin names and codes; Chinese
+ * pages are told apart after that reading, see chineseReading). Null otherwise, and for every page whose English probe
+ * is confident or shows a language, so Latin pages never pay for these models.
  */
-export async function japaneseEngine(
+export async function cjkEngine(
   probe: OcrPage,
-  band: () => Promise<Uint8Array>,
+  bands: () => Promise<Uint8Array[]>,
   page: number,
   engineFor: (langs: readonly string[]) => Promise<OcrEngine> = sharedOcrEngine,
 ): Promise<OcrEngine | null> {
   if (probe.confidence >= 70) return null;
   if (languageEvidence(foldAligned(probe.words.map((w) => w.text).join(' '))).hits >= 2) return null;
-  const jpn = await (await engineFor(['jpn'])).recognize(await band(), page);
-  const kanji = jpn.words.filter((w) => w.confidence > 60).reduce((n, w) => n + (w.text.match(CJK)?.length ?? 0), 0);
-  return kanji >= 6 ? engineFor(['jpn', 'eng']) : null;
+  // The densest band, then the top of the page: a fapiao's densest band is its cipher of digits, its title is on top.
+  const jpnEngine = await engineFor(['jpn']);
+  const all = await bands();
+  for (const band of all) {
+    const jpn = await jpnEngine.recognize(band, page);
+    const kanji = jpn.words.filter((w) => w.confidence > 60).reduce((n, w) => n + (w.text.match(CJK)?.length ?? 0), 0);
+    if (kanji >= 6) return engineFor(['jpn', 'eng']);
+  }
+  // The Japanese model reads simplified Chinese poorly; the Chinese one, on the top band, tells a Chinese title
+  // ("增值税电子普通发票") from the odd Han character it makes of Latin print: most letters read with confidence Han.
+  const zh = await (await engineFor(['chi_sim'])).recognize(all.at(-1)!, page);
+  const sure = zh.words.filter((w) => w.confidence > 85).map((w) => w.text);
+  const han = sure.join('').match(CJK)?.length ?? 0;
+  const latin = sure.join('').match(/[A-Za-z]/g)?.length ?? 0;
+  return han >= 4 && han >= latin ? engineFor(['chi_sim', 'eng']) : null;
+}
+
+/**
+ * A page read in Japanese that shows Han characters but not one kana is Chinese (a probe band is too small to tell:
+ * a receipt's totals are all Han): it is read again with the Chinese model. Japanese pages keep their reading.
+ */
+export async function chineseReading(
+  page: OcrPage,
+  read: (engine: OcrEngine) => Promise<OcrPage>,
+  engineFor: (langs: readonly string[]) => Promise<OcrEngine> = sharedOcrEngine,
+): Promise<{ reading: OcrPage; engine: OcrEngine } | null> {
+  const text = page.words.map((w) => w.text).join('');
+  if ((text.match(CJK)?.length ?? 0) < 10 || KANA.test(text)) return null;
+  const engine = await engineFor(['chi_sim', 'eng']);
+  return { reading: await read(engine), engine };
 }
 
 export async function ocrPage(
@@ -192,8 +223,13 @@ export async function ocrPage(
     if (quality(p2) > quality(p0) * 1.15) start += 2;
   }
   let img0 = await toOcrImage(canvas, start);
-  const chosen = fixed ?? (await japaneseEngine(p0, () => probeBand(start), page));
-  const { engine, first: firstReading } = await readInPageLanguage(
+  const cjkBands = async () => {
+    const small = await toOcrImage(canvas, start, 1400);
+    return [await probeBand(start), cropPgmRows(small, 0, Math.round(0.2 * small.height)).bytes];
+  };
+  const cjk = fixed ? null : await cjkEngine(p0, cjkBands, page);
+  const chosen = fixed ?? cjk;
+  const { engine: firstEngine, first: firstReading } = await readInPageLanguage(
     img0.bytes,
     page,
     p0,
@@ -202,6 +238,11 @@ export async function ocrPage(
     undecided,
   );
   let first = firstReading;
+  let engine = firstEngine;
+  if (cjk) {
+    const zh = await chineseReading(first, (e) => e.recognize(img0.bytes, page));
+    if (zh) [first, engine] = [zh.reading, zh.engine];
+  }
   // A weak reading of an even page (faint thermal print on a grey scan reads as nothing at all) is tried once more
   // with the light evened out; the better of the two is kept.
   if (canvas === input && weakReading(first)) {

@@ -447,4 +447,23 @@ Total paid with VAT           51.6 EUR
     const mydiy = fields('MR D.I.Y. (JOHOR) SDN BHD\nTOTAL    RM 33.92\n');
     expect([mydiy.currency, mydiy.amount]).toEqual(['MYR', 33.92]);
   });
+
+  it("a Chinese fapiao: its number, total with tax and seller, not the seller's bank", () => {
+    const r = fields(`
+增值税电子普通发票
+发票号码 :33207675
+开票日期: 2019年05月08日
+合 计      ¥46.62      ¥6.08
+价税合计 (大写)  伍拾贰圆柒角      (小写) ¥52.70
+销售方  名称: 天津瑞佳讯贸易有限公司
+开户行及账号: 中国建设银行股份有限公司天津支行 12001720800052531259
+`);
+    expect(r).toEqual({
+      vendor: '天津瑞佳讯贸易有限公司',
+      amount: 52.7,
+      currency: 'CNY',
+      invoice_date: '2019-05-08',
+      invoice_number: '33207675',
+    });
+  });
 });

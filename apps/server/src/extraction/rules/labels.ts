@@ -129,6 +129,8 @@ export const TOTAL_STRONG = wordsLoose([
   'ご?請求金額',
   '合計金額',
   '税込合計',
+  // A Chinese fapiao: the total with tax (价税合计), in words and figures.
+  '价税合计(?:\\s*[(（]?\\s*大写\\s*[)）]?)?',
 ]);
 
 /** Like words(), with the spaces inside each phrase optional. */
@@ -397,6 +399,7 @@ export const NUMBER_LABEL = words([
   'laskunumero',
   'laskunro\\.?',
   '請求書?番号',
+  '发票号码',
   '伝票番号',
   '領収書?番号',
   // Credit notes and corrections title their number like invoices do: "Avoir AV-2017-0005", "Gutschrift Nr. 12".
@@ -538,6 +541,7 @@ export const DATE_LABEL = words([
   'paivamaara',
   'laskutuspaiva',
   '請求日',
+  '开票日期',
   '発行日',
 ]);
 
@@ -660,6 +664,7 @@ export const CUSTOMER_LABEL = words([
   'asiakas',
   'laskutusosoite',
   '御中',
+  '购买方',
   'adquirente',
   'tomador',
   'consumidor',
@@ -714,6 +719,7 @@ export const CUSTOMER_LABEL = words([
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
   '(?:make (?:checks|cheques) )?payable to',
+  '销售方',
   'sold by',
   'provider',
   'service provider',
@@ -1013,7 +1019,7 @@ export const TITLE_WORDS = words([
 
 /** Company legal forms across the seven languages' countries (and common English ones). */
 export const LEGAL_FORM =
-  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?)(?![A-Za-z])/;
+  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?|股份有限公司|有限公司|株式会社|有限会社|合同会社)(?![A-Za-z])/;
 
 /**
  * Another invoice named in the text ("Gutschrift zu Rechnung Nr. 12 vom 05.11.", "Avoir sur facture n° 12 du …",

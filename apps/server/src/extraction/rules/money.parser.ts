@@ -174,7 +174,9 @@ export function findAmounts(text: string, options: { allowIntegers?: boolean; de
     const currency = curBefore ?? curAfter;
     const hasDecimals = /[.,]\d{1,2}\)?-?$/.test(num);
     if (!hasDecimals && !currency && !options.allowIntegers) continue;
-    const dec = currencyDecimals(currency);
+    // A currency without minor units printed with two decimals ("¥52.70": a yuan read as "¥") keeps them; the fields
+    // rules settle the currency and round only then.
+    const dec = currencyDecimals(currency) === 0 && /\d[.,]\d{2}\)?$/.test(num) ? 2 : currencyDecimals(currency);
     const parsed = parseAmount(num, dec, options.decimalHint);
     if (!parsed) continue;
     out.push({

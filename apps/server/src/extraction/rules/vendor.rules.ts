@@ -43,7 +43,7 @@ const BLOCK_LINE =
 
 /** The letters of a name without its legal form, folded: what two spellings of one company share. */
 function coreName(name: string): string {
-  return foldPlain(name.replace(new RegExp(LEGAL_FORM.source, 'g'), ' ')).replace(/[^a-z]/g, '');
+  return foldPlain(name.replace(new RegExp(LEGAL_FORM.source, 'g'), ' ')).replace(/[^\p{L}]/gu, '');
 }
 
 /** Written like a company name: a legal form, or capitalised words (joined by short lower-case particles). */
@@ -65,10 +65,11 @@ export function companyLike(text: string): boolean {
 
 /**
  * Headings and form labels that stand where a name could ("Geschäftsführung | Identifikation | Bankverbindung" over a
- * footer's columns, "Print Name/Company/Title" over a signature line): never an issuer's name. Folded.
+ * footer's columns, "Print Name/Company/Title" over a signature line, a fapiao's seal "发票专用章"): never an issuer's
+ * name. Folded.
  */
 const HEADING_NOT_NAME =
-  /^(?:identifikation|bankverbindung|geschaftsfuhrung|geschaeftsfuehrung|kontakt|kontaktdaten|anschrift|adresse|impressum|steuernummer|registergericht|sitz der gesellschaft|bank details|banking details|contact|contact details|company details|coordonnees|coordonnees bancaires|informations|dati aziendali|datos bancarios|contactgegevens|bankgegevens)$|(?:^|\s)(?:print name|signature|unterschrift)(?:\s|\/|$)|\p{L}\/\p{L}+\//u;
+  /^(?:identifikation|bankverbindung|geschaftsfuhrung|geschaeftsfuehrung|kontakt|kontaktdaten|anschrift|adresse|impressum|steuernummer|registergericht|sitz der gesellschaft|bank details|banking details|contact|contact details|company details|coordonnees|coordonnees bancaires|informations|dati aziendali|datos bancarios|contactgegevens|bankgegevens)$|(?:^|\s)(?:print name|signature|unterschrift)(?:\s|\/|$)|\p{L}\/\p{L}+\/|发票|专用章/u;
 /** A label cut off after its preposition ("Numéro de"), in lower case as labels write it ("CRONUS DE" is a name). */
 const CUT_AFTER_PREPOSITION = /\s(?:de|du|des|of|for|to|von|der|di|da|del|van|la|le)$/;
 
@@ -78,7 +79,7 @@ const NOT_A_COMPANY =
 
 /** A bank's name (footers list where to pay: "Volksbank Frankfurt · BLZ …"), never the issuer. */
 const BANK_NAME =
-  /(?<![a-z])(?:\w*bank\w*|sparkasse\w*|banque|banca|banco|caixa|caisse d.epargne|credit (?:agricole|mutuel|lyonnais)|unicredit|intesa sanpaolo|abn amro|bnp paribas)(?![a-z])/;
+  /(?<![a-z])(?:\w*bank\w*|sparkasse\w*|banque|banca|banco|caixa|caisse d.epargne|credit (?:agricole|mutuel|lyonnais)|unicredit|intesa sanpaolo|abn amro|bnp paribas)(?![a-z])|银行|銀行/;
 
 /** Free-mail and hosting domains: they say nothing about who issued the invoice. */
 const GENERIC_DOMAIN =
@@ -163,6 +164,8 @@ export function cleanVendor(raw: string): string {
   let s = raw.replace(/\s+/g, ' ').trim();
   s = s.replace(/^(?:©|\(c\)|copyright)\s*(?:\d{4}\s*)?/i, '');
   s = s.replace(/^(?:all .*? (?:are )?sold by|sold by|seller|vendor|supplier|from)\s*:?\s*/i, '');
+  // A fapiao's seller block: "名称: 天津…有限公司" (name:), the "名" of its label sometimes in a cell of its own.
+  s = s.replace(/^(?:名称|名|称)\s*[:：]\s*/u, '');
   s = s.replace(/\s+(?:invoice|rechnung|facture|fattura|factura|factuur|receipt)\b.*$/i, '');
   // "Asociación Empresarios Norte NIF/CIF: G38556677": the name is what stands before its tax id.
   s = s.replace(
