@@ -156,11 +156,16 @@ export async function cjkEngine(
   // The densest band, then the top of the page: a fapiao's densest band is its cipher of digits, its title is on top.
   const jpnEngine = await engineFor(['jpn']);
   const all = await bands();
+  let seen = 0;
   for (const band of all) {
     const jpn = await jpnEngine.recognize(band, page);
     const kanji = jpn.words.filter((w) => w.confidence > 60).reduce((n, w) => n + (w.text.match(CJK)?.length ?? 0), 0);
     if (kanji >= 6) return engineFor(['jpn', 'eng']);
+    seen += jpn.words.reduce((n, w) => n + (w.text.match(CJK)?.length ?? 0), 0);
   }
+  // Latin print gives the Japanese model Latin letters; only where it saw Han characters at all (however unsure) is
+  // the Chinese model loaded, so a Latin receipt never pays for it (memory: each model is a worker of its own).
+  if (seen < 3) return null;
   // The Japanese model reads simplified Chinese poorly; the Chinese one, on the top band, tells a Chinese title
   // ("增值税电子普通发票") from the odd Han character it makes of Latin print: most letters read with confidence Han.
   const zh = await (await engineFor(['chi_sim'])).recognize(all.at(-1)!, page);

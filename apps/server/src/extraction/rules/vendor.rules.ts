@@ -5,7 +5,7 @@ import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VEND
 import { findAmounts } from './money.parser';
 
 const ADDRESSY =
-  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|@|www\.|https?:|p\.?o\.? box/i;
+  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|@|www\.|https?:|p\.?o\.? box|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d/i;
 
 const BARE_TO = /^\s*(?:to|an|a|aan|para|per|catre|destinataire)\s*:?\s*$/;
 
