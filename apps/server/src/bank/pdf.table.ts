@@ -1,8 +1,8 @@
 import { currencyDecimals } from '@invoicebox/core';
 import type { Cell, Line } from '../extraction/extraction.types';
-import { type DayOrder, findDates } from '../extraction/rules/date.parser';
+import { type DayOrder, findDates, monthNumber } from '../extraction/rules/date.parser';
 import { type Doc, foldAligned, prepareDoc } from '../extraction/rules/document';
-import { findCurrencies, parseAmount } from '../extraction/rules/money.parser';
+import { findCurrencies, otherDollar, parseAmount } from '../extraction/rules/money.parser';
 import type { ParsedStatement, StatementTransaction, TransactionType } from './statement.types';
 import { emptyStatement, issue, joinText, transaction } from './statement.util';
 
@@ -34,11 +34,11 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ['amount', /(?<![a-z])(amount|betrag|umsatz|montant|importo|importe|bedrag|suma|valoare|sum|monto)(?![a-z])/],
   [
     'date',
-    /(?<![a-z])(date|posting date|booking date|transaction date|post date|trans date|posted|datum|buchung|buchungstag|buchungsdatum|verbucht am|verbucht|gebucht am|data|fecha|f\. operacion|boekdatum|transactiedatum|data operatiei|data tranzactiei|data inregistrarii|tag)(?![a-z])/,
+    /(?<![a-z])(date|posting date|booking date|transaction date|post date|trans date|posted|\w*datum|buchung|buchungstag|buchungsdatum|verbucht am|verbucht|gebucht am|data|fecha|f\. operacion|boekdatum|transactiedatum|data operatiei|data tranzactiei|data inregistrarii|tag)(?![a-z])/,
   ],
   [
     'text',
-    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz)(?![a-z])/,
+    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz)(?![a-z])/,
   ],
 ];
 
@@ -388,6 +388,21 @@ function leadingDate(
   const short = (order === 'mdy' ? /^\s*(\d{1,2})\/(\d{1,2})(?=\s|$)/ : /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/).exec(
     text,
   );
+  // "01 Jan", "15 mar", "Jan 15": a month word without the year, which the period gives.
+  const named =
+    /^\s*(\d{1,2})\.?\s+([A-Za-zÀ-ÿ]{3,10})\.?(?=\s|$)/.exec(text) ??
+    /^\s*([A-Za-zÀ-ÿ]{3,10})\.?\s+(\d{1,2})(?=\s|$|,)/.exec(text);
+  if (!short && named) {
+    const dayFirst = /^\s*\d/.test(named[0]);
+    const month = monthNumber(dayFirst ? named[2]! : named[1]!);
+    const day = Number(dayFirst ? named[1] : named[2]);
+    const year = month ? yearOf(month) : null;
+    if (month && year && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate())
+      return {
+        iso: `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+        rest: text.slice(named[0].length),
+      };
+  }
   if (short) {
     const [a, b] = [Number(short[1]), Number(short[2])];
     const [day, month] = order === 'mdy' ? [b, a] : [a, b];
@@ -536,6 +551,8 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     const top = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0];
     if (top) info.currency = top[0];
   }
+  // A bare "$" is the dollar of the country the statement names (its bank's or its holder's address).
+  if (info.currency === 'USD') info.currency = otherDollar(doc.text, doc.foldedText, true) ?? 'USD';
   // Bank name: a cell in the top of page 1 that is a name (no digits, no label, not the title), bank words first,
   // then the largest type, then the topmost.
   const candidates: Array<{ text: string; score: number }> = [];
@@ -705,7 +722,8 @@ export function undoDateSlips(text: string): string {
 
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
 /** An amount at the start of a cell, then its text ("27.00 USAA FUNDS TRANSFER CR" in monospaced print). */
-const LEADING_AMOUNT = /^([-+]?[$€£]?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}(?:\s?(?:CR|DR))?-?)\s+(?=\p{L})/u;
+const LEADING_AMOUNT =
+  /^([-+]?[$€£]?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}(?:\s?(?:CR|DR|Cr|Dr))?-?)\s+(?=\p{L}{2})(?!(?:CR|DR|Cr|Dr|EUR|USD|GBP|CHF)\b)/u;
 
 /**
  * Monospaced statements print the amount and the text after it with one space between: one cell, which would hide
@@ -728,10 +746,49 @@ function splitAmountCells(lines: Line[]): Line[] {
   });
 }
 
+/**
+ * A header printed over two or three lines ("DATA / CONTABILE", "DATA / VALUTA" stacked beside "DESCRIZIONE |
+ * ADDEBITI | ACCREDITI" centred between them): the cells of the lines just above and below that stand in one column
+ * are read as one header cell each, on the line that names the amounts.
+ */
+function mergeStackedHeaders(lines: Line[]): Line[] {
+  return lines.map((l, i) => {
+    const folded = (x: Line) => x.cells.map((c) => foldAligned(c.text));
+    if (/\d{2}/.test(l.text) || headerColumns(l, folded(l))) return l;
+    const roles = new Set(l.cells.flatMap((c) => rolesIn(foldAligned(c.text)).map((r) => r.role)));
+    if (!roles.has('debit') && !roles.has('credit') && !roles.has('amount')) return l;
+    // The lines around it name dates or texts only: a heading over the table ("Payments and Credits") is no part of it.
+    const moneyWords = (n: Line) =>
+      n.cells.some((c) => rolesIn(foldAligned(c.text)).some((r) => r.role !== 'date' && r.role !== 'value'));
+    const near = [lines[i - 1], l, lines[i + 1]].filter(
+      (n): n is Line =>
+        !!n &&
+        n.page === l.page &&
+        Math.abs(n.y0 - l.y0) < 2.5 * l.size &&
+        !/\d{2}/.test(n.text) &&
+        (n === l || !moneyWords(n)),
+    );
+    if (near.length < 2) return l;
+    const groups: Array<{ x0: number; x1: number; parts: string[] }> = [];
+    for (const n of near)
+      for (const c of n.cells) {
+        const g = groups.find((o) => o.x0 < c.x1 && o.x1 > c.x0);
+        if (g) {
+          g.parts.push(c.text);
+          g.x0 = Math.min(g.x0, c.x0);
+          g.x1 = Math.max(g.x1, c.x1);
+        } else groups.push({ x0: c.x0, x1: c.x1, parts: [c.text] });
+      }
+    const cells = groups.sort((a, b) => a.x0 - b.x0).map((g) => ({ text: g.parts.join(' '), x0: g.x0, x1: g.x1 }));
+    const merged: Line = { ...l, cells, text: cells.map((c) => c.text).join('  ') };
+    return headerColumns(merged, folded(merged)) ? merged : l;
+  });
+}
+
 export function statementFromLines(input: Line[]): ParsedStatement {
   const st = emptyStatement();
   if (!input.length) return st;
-  const lines = splitRepeatedTables(joinSplitRows(splitAmountCells(input)));
+  const lines = mergeStackedHeaders(splitRepeatedTables(joinSplitRows(splitAmountCells(input))));
   const doc = prepareDoc(lines);
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
   const head = readHeader(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
@@ -851,7 +908,16 @@ export function statementFromLines(input: Line[]): ParsedStatement {
         d = { iso: found[0]!, rest: '' };
       }
     }
-    const isBalanceRow = OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f);
+    // "31/03/2024 | SALDO | 6.411,12 C": a dated row that names nothing but the balance closes the statement (opens
+    // it, before any booking).
+    const bareBalance =
+      d !== null && /^\s*(?:saldo|balance|solde|kontostand|stand|saldo r\$)\s*$/.test(foldAligned(d.rest));
+    const bareRow =
+      bareBalance ||
+      (line.cells.length >= 2 &&
+        /^\s*(?:saldo|balance|solde|kontostand)\s*$/.test(foldAligned(line.cells[at + 1]?.text ?? '')));
+    const isBalanceRow =
+      OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f) || (d !== null && bareRow);
     if (isBalanceRow) {
       if (CARRY.test(f) && !rows.length && carriedBeforeFirst === null)
         carriedBeforeFirst = lineAmount(line, decimals, hint);

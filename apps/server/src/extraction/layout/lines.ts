@@ -16,7 +16,7 @@ const SPACING_ACCENT: Record<string, string> = {
 
 /**
  * A cell's text as the rules want it: pdfTeX's spacing accents on their letters ("Numéro"; they come as words of
- * their own), dot leaders as spaces.
+ * their own), dot leaders as spaces, letter-spaced words closed up.
  */
 function cleanCellText(text: string): string {
   return (
@@ -24,6 +24,9 @@ function cleanCellText(text: string): string {
       // Dot leaders ("Invoice number ........ 2432") are spacing, not text; a label run into its date ("Invoice
       // dateAug 31, 2024") parts from it.
       .replace(/\.{4,}/g, ' ')
+      // A word letter-spaced for emphasis ("S A L D O", "I N V O I C E"): one word again (up to 12 letters, so a
+      // letter-spaced line of several words is not run into one).
+      .replace(/(?<![\p{L}\d])(?:\p{L} ){3,11}\p{L}(?![\p{L}\d])/gu, (m) => m.replace(/ /g, ''))
       .replace(/(?<=[a-z])(?=(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s?\d)/g, ' ')
       .replace(/\s{2,}/g, ' ')
       .trim()

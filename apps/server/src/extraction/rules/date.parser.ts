@@ -151,6 +151,11 @@ export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
 }
 
 /** True when the text is a valid calendar date string YYYY-MM-DD. */
+/** The month a month word names (any supported language, folded, with or without its dot), or null. */
+export function monthNumber(word: string): number | null {
+  return MONTHS[fold(word).replace(/\.$/, '')] ?? null;
+}
+
 export function isIsoDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   return !!m && iso(Number(m[1]), Number(m[2]), Number(m[3])) === s;

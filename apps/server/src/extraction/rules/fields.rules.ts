@@ -3,7 +3,7 @@ import { findTotal } from './amount.rules';
 import { findInvoiceDate } from './date.rules';
 import { type Doc, prepareDoc } from './document';
 import { findDocumentType } from './document-type.rules';
-import { currencyDecimals, findCurrencies } from './money.parser';
+import { currencyDecimals, findCurrencies, otherDollar } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
 import { findVendor } from './vendor.rules';
 
@@ -39,31 +39,6 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
     'EUR',
   ],
 ];
-
-const CANADIAN_POSTCODE =
-  /(?<![A-Za-z0-9])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![A-Za-z0-9])/;
-
-/** Dollar countries other than the United States, by what their invoices print: the country, its tax id. */
-const OTHER_DOLLARS: Array<[RegExp, string]> = [
-  [/(?<![a-z])(?:australia|abn|a\.b\.n\.)(?![a-z])|(?<![a-z])(?:gst inc|incl\.? gst)/, 'AUD'],
-  [/(?<![a-z])(?:new zealand|aotearoa|gst no)(?![a-z])/, 'NZD'],
-  [/(?<![a-z])(?:singapore|uen)(?![a-z])/, 'SGD'],
-  [/(?<![a-z])(?:hong kong|kowloon)(?![a-z])/, 'HKD'],
-];
-
-/**
- * The dollar a bare "$" stands for on a page that names nothing American: Canada's (a Canadian postcode or the
- * country), Australia's, New Zealand's, Singapore's or Hong Kong's, when exactly one of them is named; else null.
- */
-function otherDollar(doc: Doc): string | null {
-  // "USD", "US$", or a US state and ZIP code ("Your City AZ 12345").
-  if (/(?<![A-Za-z])(?:USD|US\$|U\.S\.)|(?<![A-Za-z])[A-Z]{2} \d{5}(?:-\d{4})?(?!\d)/.test(doc.text)) return null;
-  if (/(?<![a-z])(?:united states|usa)(?![a-z])/.test(doc.foldedText)) return null;
-  const found = new Set<string>();
-  if (CANADIAN_POSTCODE.test(doc.text) || /(?<![a-z])canada(?![a-z])/.test(doc.foldedText)) found.add('CAD');
-  for (const [re, code] of OTHER_DOLLARS) if (re.test(doc.foldedText)) found.add(code);
-  return found.size === 1 ? [...found][0]! : null;
-}
 
 /** Han characters without kana: Chinese, where "¥" and "元" are the yuan. */
 function chineseText(text: string): boolean {
@@ -123,7 +98,7 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   // A bare "$" is read as US dollars; on a Canadian invoice (a Canadian postcode or "Canada", nothing American) it is
   // the Canadian dollar.
   if (currency?.value === 'USD') {
-    const other = otherDollar(doc);
+    const other = otherDollar(doc.text, doc.foldedText);
     if (other) currency = { value: other, confidence: 0.6 };
   }
   // "¥" on a Chinese page (Han characters, no kana) is the yuan.

@@ -202,3 +202,32 @@ export function parseXmlDecimal(value: string, decimals: number): number | null 
   const p = parseAmount(s.replace(/^\+/, ''), decimals, '.');
   return p ? p.minor : null;
 }
+
+const CANADIAN_POSTCODE =
+  /(?<![A-Za-z0-9])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![A-Za-z0-9])/;
+
+/** Dollar countries other than the United States, by what their invoices print: the country, its tax id. */
+const OTHER_DOLLARS: Array<[RegExp, string]> = [
+  [/(?<![a-z])(?:australia|abn|a\.b\.n\.)(?![a-z])|(?<![a-z])(?:gst inc|incl\.? gst)/, 'AUD'],
+  [/(?<![a-z])(?:new zealand|aotearoa|gst no)(?![a-z])/, 'NZD'],
+  [/(?<![a-z])(?:singapore|uen)(?![a-z])/, 'SGD'],
+  [/(?<![a-z])(?:hong kong|kowloon)(?![a-z])/, 'HKD'],
+];
+
+/**
+ * The dollar a bare "$" stands for on a page that names nothing American: Canada's (a Canadian postcode or the
+ * country), Australia's, New Zealand's, Singapore's or Hong Kong's, when exactly one of them is named; else null.
+ * `addresses`: also by the postal address (a statement's, whose holder lives where the account is; on an invoice it
+ * may be the customer's).
+ */
+export function otherDollar(text: string, folded: string, addresses = false): string | null {
+  // "USD", "US$", or a US state and ZIP code ("Your City AZ 12345").
+  if (/(?<![A-Za-z])(?:USD|US\$|U\.S\.)|(?<![A-Za-z])[A-Z]{2} \d{5}(?:-\d{4})?(?!\d)/.test(text)) return null;
+  if (/(?<![a-z])(?:united states|usa)(?![a-z])/.test(folded)) return null;
+  const found = new Set<string>();
+  if (CANADIAN_POSTCODE.test(text) || /(?<![a-z])canada(?![a-z])/.test(folded)) found.add('CAD');
+  for (const [re, code] of OTHER_DOLLARS) if (re.test(folded)) found.add(code);
+  // A statement's holder lives where the account is: an Australian state and postcode ("NEWTOWN NSW 2042").
+  if (addresses && /(?<![A-Za-z])(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT) \d{4}(?!\d)/.test(text)) found.add('AUD');
+  return found.size === 1 ? [...found][0]! : null;
+}
