@@ -1,19 +1,38 @@
 import { readFileSync } from 'node:fs';
 import type { ParsedStatement, StatementReadResult } from '../src/bank/statement.types';
 import { matchTransactions, type TruthTx } from '../test/bank/bank-datasets';
-import {
-  loadRealStatements,
-  type RealStatementField,
-  type RealStatementTruth,
-  toMinor,
-} from './real-statements.dataset';
+import { loadRealStatements, type RealStatementField, toMinor } from './real-statements.dataset';
 import { newScore, type StatementScore } from './statement.score';
 
 /**
  * The real statement corpus (eval/real-statements) scored like the other statement sets: transactions P/R (same
  * booking date, amount ±0.01, same type) and header fields, the dev part and the held-out part apart. Called from
- * statement.eval.ts; `failures` of the held-out part are never printed.
+ * statement.eval.ts; `failures` of the held-out part are never printed. Another corpus of the same shape (e.g.
+ * eval/bank-exports) is scored the same way when passed as `corpus`.
  */
+
+/** What the scoring needs of one truth entry; RealStatementTruth and BankExportTruth both have it. */
+export interface ScoredStatementTruth {
+  split: 'dev' | 'held-out';
+  /** null: the file states none (amounts then count in hundredths). */
+  currency: string | null;
+  bank_name: string | null;
+  account_number: string | null;
+  start_date: string | null;
+  end_date: string | null;
+  opening_balance?: number | null;
+  closing_balance?: number | null;
+  unscored?: readonly string[];
+  transactions: ReadonlyArray<{ date: string; amount: number; type: 'debit' | 'credit' }>;
+}
+
+/** A corpus to score: its entries and the name its lines are printed under. */
+export interface StatementCorpus {
+  load: () => Array<{ file: string; name: string; item: ScoredStatementTruth }>;
+  label: string;
+}
+
+export const realStatementsCorpus: StatementCorpus = { load: () => loadRealStatements(), label: 'real statement PDFs' };
 
 type Reader = (bytes: Uint8Array, filename: string) => Promise<StatementReadResult>;
 
@@ -39,9 +58,11 @@ function sameField(key: keyof ParsedStatement, got: unknown, want: unknown): boo
   return normalise(got) === normalise(want);
 }
 
-function want(item: RealStatementTruth, f: RealStatementField): unknown {
+const minor = (amount: number, currency: string | null) => toMinor(amount, currency ?? '');
+
+function want(item: ScoredStatementTruth, f: RealStatementField): unknown {
   const v = item[f];
-  if (f === 'opening_balance' || f === 'closing_balance') return typeof v === 'number' ? toMinor(v, item.currency) : v;
+  if (f === 'opening_balance' || f === 'closing_balance') return typeof v === 'number' ? minor(v, item.currency) : v;
   return v;
 }
 
@@ -51,10 +72,18 @@ const txText = (t: TruthTx) => `${t.date} ${t.type} ${money(t.amountMinor)}`;
 const txList = (txs: TruthTx[]) =>
   txs.length > 6 ? `${txs.slice(0, 6).map(txText).join('; ')}; … ${txs.length - 6} more` : txs.map(txText).join('; ');
 
+// Fields in one fixed order, whichever file scored them first.
+const order = (r: Record<string, number>) =>
+  Object.fromEntries(HEADER.map(([, k]) => [k, r[k]]).filter(([, v]) => v !== undefined));
+
 /** The rows on each side that found no partner, for the verbose list. */
-export async function runRealStatements(read: Reader, split: 'dev' | 'held-out'): Promise<StatementScore> {
-  const s = newScore(`real statement PDFs (${split === 'dev' ? 'dev' : 'held out, never tuned on'})`);
-  for (const { file, name, item } of loadRealStatements()) {
+export async function runRealStatements(
+  read: Reader,
+  split: 'dev' | 'held-out',
+  corpus: StatementCorpus = realStatementsCorpus,
+): Promise<StatementScore> {
+  const s = newScore(`${corpus.label} (${split === 'dev' ? 'dev' : 'held out, never tuned on'})`);
+  for (const { file, name, item } of corpus.load()) {
     if (item.split !== split) continue;
     const t0 = performance.now();
     const r = await read(new Uint8Array(readFileSync(file)), name);
@@ -64,7 +93,7 @@ export async function runRealStatements(read: Reader, split: 'dev' | 'held-out')
     const st = sts[0];
     const truth: TruthTx[] = item.transactions.map((t) => ({
       date: t.date,
-      amountMinor: toMinor(t.amount, item.currency),
+      amountMinor: minor(t.amount, item.currency),
       type: t.type,
     }));
     const ours = sts
@@ -94,9 +123,20 @@ export async function runRealStatements(read: Reader, split: 'dev' | 'held-out')
         if (!x.warnings.some((w) => w.code === 'balance_mismatch')) s.balanceOk += 1;
       }
   }
-  // Fields in one fixed order, whichever file scored them first.
-  const order = (r: Record<string, number>) =>
-    Object.fromEntries(HEADER.map(([, k]) => [k, r[k]]).filter(([, v]) => v !== undefined));
+  s.headerTotal = order(s.headerTotal);
+  s.headerRight = order(s.headerRight);
+  return s;
+}
+
+/** Parts of one corpus scored apart (e.g. per format) added up into one score, failures in the parts' order. */
+export function mergeStatementScores(name: string, parts: StatementScore[]): StatementScore {
+  const s = newScore(name);
+  for (const p of parts) {
+    for (const k of ['files', 'truth', 'found', 'matched', 'balanceOk', 'balanceChecked', 'ms'] as const) s[k] += p[k];
+    for (const [k, v] of Object.entries(p.headerTotal)) s.headerTotal[k] = (s.headerTotal[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(p.headerRight)) s.headerRight[k] = (s.headerRight[k] ?? 0) + v;
+    s.failures.push(...p.failures);
+  }
   s.headerTotal = order(s.headerTotal);
   s.headerRight = order(s.headerRight);
   return s;

@@ -80,15 +80,18 @@ export function formatTally(label: string, t: Tally, ms?: number): string {
   return `${label.padEnd(34)} n=${String(t.files).padEnd(4)} ${cols}  all-5 ${pct(t.all, t.files)}${time}`;
 }
 
-/** Groups: dev and held-out overall, then by kind and by language within each split. */
-export function reportRealWorld(results: RealWorldResult[], verbose: boolean): string[] {
+/**
+ * Groups: dev and held-out overall, then by kind and by language within each split. `label` names the corpus on the
+ * split lines ('real-world dev'); another corpus (eval/real-world-2) is reported under its own.
+ */
+export function reportRealWorld(results: RealWorldResult[], verbose: boolean, label = 'real-world'): string[] {
   const lines: string[] = [];
   for (const split of ['dev', 'held-out'] as const) {
     const part = results.filter((r) => r.item.split === split);
     if (!part.length) continue;
     const { tally, misses } = tallyRealWorld(part);
     const ms = part.reduce((n, r) => n + r.ms, 0);
-    lines.push(formatTally(`real-world ${split}`, tally, ms));
+    lines.push(formatTally(`${label} ${split}`, tally, ms));
     // A document whose read failed (a crashed or timed-out sandbox child) is reported, never silently dropped.
     const failed = part.filter((r) => r.error);
     if (failed.length)

@@ -6,14 +6,16 @@ import { buildSetsIsolated } from './build-sets';
 import { buildEvalSet, buildFamilies, buildFamilyC, buildPhotos, cacheDir, repoRoot } from './eval.dataset';
 import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
 import { loadRealWorld, type RealWorldResult, reportRealWorld } from './real-world.eval';
+import { REAL_WORLD_2_LABEL, realWorld2Dir } from './real-world-2.dataset';
 import { runReconcileEval } from './reconcile.eval';
 import { runStatementEval } from './statement.eval';
 
 /**
  * `npm run eval`: per-field accuracy and time per file on
  *   (a) the shared datasets (invoices-pdf, einvoices) against their truth files, and
- *   (b) the real-world corpus (eval/real-world: public invoices and receipts, hand-checked truth; e-invoice PDFs read
- *       through their page text only), dev and held-out apart, by kind and language, and
+ *   (b) the real-world corpora (eval/real-world: public invoices and receipts, hand-checked truth; e-invoice PDFs read
+ *       through their page text only; and eval/real-world-2, the sixth fresh sample, reported as its own block), dev
+ *       and held-out apart, by kind and language, and
  *   (c) the generated set (text PDFs, scans and phone photos), built once under .tmp/extraction-eval.
  * Flags: --verbose (list every wrong field), --only <set-name-substrings,comma-separated>, --no-ocr,
  *   --corpus <dir>: also score every Factur-X / ZUGFeRD PDF under <dir> (any public corpus you have), read through its
@@ -22,7 +24,8 @@ import { runStatementEval } from './statement.eval';
  *   --no-straighten: read photos as they are (no sheet detection): the baseline for ocr/page.detect.ts,
  *   --timeout <s>: time limit per document (default the sandbox's 60 s; a busy machine can need more for OCR),
  *   --kind <image,photo,…>: real-world documents of these kinds only, --split <dev|held-out>: one split only (OCR
- *   work on a loaded machine: e.g. `--only real-world --kind image,photo --split dev`).
+ *   work on a loaded machine: e.g. `--only real-world --kind image,photo --split dev`); `--only real-world` runs
+ *   both real-world corpora, `--only real-world-2` the second alone.
  */
 
 const args = process.argv.slice(2);
@@ -137,10 +140,10 @@ if (existsSync(datasets)) {
     ),
   );
 }
-// Real-world corpus: its held-out fifth is scored here and never tuned on.
-if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
+// Real-world corpora: their held-out parts are scored here and never tuned on.
+async function runRealWorld(entries: ReturnType<typeof loadRealWorld>): Promise<RealWorldResult[]> {
   const results: RealWorldResult[] = [];
-  for (const { file, name, item } of loadRealWorld()) {
+  for (const { file, name, item } of entries) {
     if (kinds && !kinds.includes(item.kind)) continue;
     if (split && item.split !== split) continue;
     const t1 = performance.now();
@@ -162,7 +165,16 @@ if (!only || only.split(',').some((o) => 'real-world'.includes(o))) {
       ...(error ? { error } : {}),
     });
   }
-  for (const line of reportRealWorld(results, verbose)) console.log(line);
+  return results;
+}
+// `--only real-world` runs both corpora, `--only real-world-2` the second alone.
+if (!only || only.split(',').some((o) => 'real-world'.includes(o)))
+  for (const line of reportRealWorld(await runRealWorld(loadRealWorld()), verbose)) console.log(line);
+if (!only || only.split(',').some((o) => 'real-world-2'.includes(o))) {
+  // The sixth fresh sample (eval/real-world-2): its own block, its own held-out rule (the file's SHA-256).
+  console.log(`${REAL_WORLD_2_LABEL}, eval/real-world-2:`);
+  for (const line of reportRealWorld(await runRealWorld(loadRealWorld(realWorld2Dir)), verbose, 'real-world-2'))
+    console.log(line);
 }
 // Document types: generated order confirmations, delivery notes and reminders beside invoices (text PDFs).
 if (!only || only.split(',').some((o) => 'document-types'.includes(o))) {

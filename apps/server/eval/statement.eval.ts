@@ -8,10 +8,13 @@
  *       files (ofxparse's fixtures) against hand-checked truth (test/bank/ofx-truth.json);
  *   (c) generated OFX 1.02 SGML and 2.x XML files of the dev statements (ofx.generator.ts);
  *   (d) real statement PDFs from public repositories with hand-checked truth (eval/real-statements,
- *       real-statements.eval.ts), its held-out part (a fixed SHA-256 rule) reported apart.
+ *       real-statements.eval.ts), its held-out part (a fixed SHA-256 rule) reported apart;
+ *   (e) real bank exports and statements (CSV, OFX, camt.053, MT940, PDF) from public repositories with hand-checked
+ *       truth (eval/bank-exports, bank-exports.dataset.ts), scored like (d), all formats and each format apart, its
+ *       held-out part (round 2, a fixed SHA-256 rule) in the held-out section.
  * Part of `npm run eval`; alone: `npx tsx apps/server/eval/statement.eval.ts [--verbose] [--no-ocr]
  * [--only <family-name substrings, comma-separated>] [--timeout <s>]` (--verbose lists the dev families' errors only,
- * never the held-out ones'; --only skips the structured sets and the real statements, e.g. `--only 'dev layouts'`
+ * never the held-out ones'; --only skips the structured sets and the real corpora, e.g. `--only 'dev layouts'`
  * for the dev scans alone, and reaches held-out families only through a substring that says 'held out').
  */
 import { readFileSync } from 'node:fs';
@@ -29,9 +32,10 @@ import {
   ofxTruth,
   type TruthTx,
 } from '../test/bank/bank-datasets';
+import { BANK_EXPORT_FORMATS, loadBankExports } from './bank-exports.dataset';
 import { renderPdf } from './invoice.renderers';
 import { renderOfx } from './ofx.generator';
-import { runRealStatements } from './real-statements.eval';
+import { mergeStatementScores, runRealStatements } from './real-statements.eval';
 import { LANGS, type StatementFamily, statementFamilies } from './statement.families';
 import { DEV_LAYOUTS, type GeneratedStatement, generateStatement } from './statement.generator';
 import { renderScansIsolated } from './statement.scans';
@@ -189,6 +193,31 @@ export async function runGeneratedOfx(): Promise<StatementScore[]> {
   return out;
 }
 
+/**
+ * The real bank exports (eval/bank-exports) of one split, each format apart (`parts`) and all together (`all`, the one
+ * to keep; its failures are the parts' ones).
+ */
+export async function runBankExports(
+  split: 'dev' | 'held-out',
+): Promise<{ all: StatementScore; parts: StatementScore[] }> {
+  const entries = loadBankExports();
+  const parts: StatementScore[] = [];
+  for (const format of BANK_EXPORT_FORMATS) {
+    const items = entries.filter((e) => e.item.format === format);
+    if (!items.some((e) => e.item.split === split)) continue;
+    parts.push(await runRealStatements(readStatement, split, { load: () => items, label: `  bank exports ${format}` }));
+  }
+  const name = `real bank exports (${split === 'dev' ? 'dev' : 'held out, never tuned on'})`;
+  return { all: mergeStatementScores(name, parts), parts };
+}
+
+/** The corpus line, then one per format; the single failures (dev only) once, after them. */
+function printBankExports(r: { all: StatementScore; parts: StatementScore[] }, failures: boolean) {
+  console.log(formatStatementScore(r.all));
+  for (const p of r.parts) console.log(formatStatementScore(p));
+  if (failures) for (const x of r.all.failures) console.log(`    ${x}`);
+}
+
 export interface StatementEvalOptions {
   verbose?: boolean;
   ocr?: boolean;
@@ -229,6 +258,12 @@ export async function runStatementEval(options: StatementEvalOptions = {}): Prom
     if (options.verbose) for (const x of s.failures) console.log(`    ${x}`);
     scores.push(s);
   }
+  // The real bank exports' dev part next to the real statements' dev line.
+  if (!options.only) {
+    const bankDev = await runBankExports('dev');
+    printBankExports(bankDev, options.verbose === true);
+    scores.push(bankDev.all);
+  }
   // Held out: its score only, never its single failures.
   console.log('held out (never tuned on):');
   const held: StatementScore[] = [];
@@ -243,14 +278,12 @@ export async function runStatementEval(options: StatementEvalOptions = {}): Prom
     held.push(s);
   }
   if (held.length > 1) {
-    const all = held.reduce(
-      (a, s) => ({ ...a, truth: a.truth + s.truth, found: a.found + s.found, matched: a.matched + s.matched }),
-      {
-        truth: 0,
-        found: 0,
-        matched: 0,
-      },
-    );
+    const all = { truth: 0, found: 0, matched: 0 };
+    for (const s of held) {
+      all.truth += s.truth;
+      all.found += s.found;
+      all.matched += s.matched;
+    }
     console.log(
       `held out, text and scans together: precision ${pct(all.matched, all.found)}, recall ${pct(all.matched, all.truth)}`,
     );
@@ -261,6 +294,10 @@ export async function runStatementEval(options: StatementEvalOptions = {}): Prom
     const realHeld = await runRealStatements(readStatement, 'held-out');
     console.log(formatStatementScore(realHeld));
     scores.push(realHeld);
+    // Its score per format only, never its single failures.
+    const bankHeld = await runBankExports('held-out');
+    printBankExports(bankHeld, false);
+    scores.push(bankHeld.all);
   }
   return scores;
 }

@@ -953,3 +953,134 @@ describe('statement layouts from a second sample of real banks', () => {
     ]);
   });
 });
+
+describe('statement layouts from an independent generator of bank layouts', () => {
+  it('reads a day printed once for its bookings, and dates with a month word and no year', () => {
+    const st = statementFromLines(
+      lines([
+        [['Barclays Bank UK PLC', 140, 700]],
+        [['Statement 1 Feb 2024 - 29 Feb 2024', 140, 900]],
+        [
+          ['Date', 140, 300],
+          ['Description', 400, 900],
+          ['Money out', 1300, 1550],
+          ['Money in', 1650, 1900],
+          ['Balance', 2000, 2250],
+        ],
+        [
+          ['1 Feb', 140, 280],
+          ['Start balance', 400, 800],
+          ['1,000.00', 2050, 2250],
+        ],
+        [
+          ['13 Feb', 140, 290],
+          ['Pret A Manger', 400, 800],
+          ['4.50', 1450, 1550],
+          ['995.50', 2070, 2250],
+        ],
+        [
+          ['Netflix.com', 400, 800],
+          ['10.99', 1430, 1550],
+          ['984.51', 2070, 2250],
+        ],
+        [
+          ['20 Feb', 140, 290],
+          ['Salary ACME LTD', 400, 850],
+          ['2,000.00', 1750, 1900],
+          ['2,984.51', 2030, 2250],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2024-02-13', 450, 'debit', 99550],
+      ['2024-02-13', 1099, 'debit', 98451],
+      ['2024-02-20', 200000, 'credit', 298451],
+    ]);
+  });
+
+  it("reads Danish and Dutch headers, and a booking's direction from its own cell ('Af' / 'Bij')", () => {
+    const danish = statementFromLines(
+      lines([
+        [['Danske Bank A/S', 140, 700]],
+        [['Kontoudtog 01.03.2024 - 31.03.2024', 140, 900]],
+        [
+          ['Dato', 140, 300],
+          ['Tekst', 400, 900],
+          ['Beløb', 1500, 1800],
+          ['Saldo', 1900, 2200],
+        ],
+        [
+          ['04.03.2024', 140, 400],
+          ['Netto Nørrebro', 400, 900],
+          ['-245,50', 1600, 1800],
+          ['12.754,50', 1950, 2200],
+        ],
+      ]),
+    );
+    expect(typed(danish)).toEqual([['2024-03-04', 24550, 'debit', 1275450]]);
+    const dutch = statementFromLines(
+      lines([
+        [['ING Bank N.V.', 140, 700]],
+        [['Periode 01-04-2024 t/m 30-04-2024', 140, 900]],
+        [
+          ['Datum', 140, 300],
+          ['Omschrijving', 400, 900],
+          ['Af Bij', 1400, 1550],
+          ['Bedrag (EUR)', 1600, 1900],
+        ],
+        [
+          ['02-04-2024', 140, 400],
+          ['Albert Heijn 1403', 400, 900],
+          ['Af', 1450, 1520],
+          ['32,10', 1750, 1900],
+        ],
+        [
+          ['25-04-2024', 140, 400],
+          ['Salaris Acme BV', 400, 900],
+          ['Bij', 1450, 1520],
+          ['2.450,00', 1700, 1900],
+        ],
+      ]),
+    );
+    expect(typed(dutch)).toEqual([
+      ['2024-04-02', 3210, 'debit', null],
+      ['2024-04-25', 245000, 'credit', null],
+    ]);
+  });
+
+  it('reads a header printed over two lines, and a dated row that names only the balance (SALDO) is no booking', () => {
+    const st = statementFromLines(
+      lines([
+        [['Banca Esempio S.p.A.', 140, 700]],
+        [['Estratto conto al 31/03/2024', 140, 900]],
+        [
+          ['DATA', 140, 300],
+          ['DATA', 400, 560],
+        ],
+        [
+          ['DESCRIZIONE', 700, 1100],
+          ['ADDEBITI', 1400, 1650],
+          ['ACCREDITI', 1800, 2050],
+        ],
+        [
+          ['CONTABILE', 140, 330],
+          ['VALUTA', 400, 560],
+        ],
+        [
+          ['05/03/2024', 140, 330],
+          ['04/03/2024', 400, 590],
+          ['PAGAMENTO POS ESSELUNGA', 700, 1200],
+          ['56,20', 1550, 1650],
+        ],
+        [
+          ['31/03/2024', 140, 330],
+          ['SALDO', 700, 850],
+          ['1.943,80', 1870, 2050],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type, t.valueDate])).toEqual([
+      ['2024-03-05', 5620, 'debit', '2024-03-04'],
+    ]);
+  });
+});

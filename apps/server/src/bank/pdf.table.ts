@@ -20,7 +20,7 @@ type Role = 'date' | 'value' | 'text' | 'amount' | 'debit' | 'credit' | 'balance
 const ROLE_WORDS: Array<[Role, RegExp]> = [
   [
     'value',
-    /(?<![a-z])(value date|value|valuta\w*|wert\w*|date de valeur|date valeur|valeur|data valuta|fecha valor|f\. valor|valor|rentedatum|data valutei|data valorii)(?![a-z])/,
+    /(?<![a-z])(value date|value|valuta\w*|wert\w*|date de valeur|date valeur|valeur|data valuta|fecha valor|f\. valor|valor|rentedatum|rentedato|renteda?g|data valutei|data valorii|valutadag|data waluty|datum valuty|arvopaiva)(?![a-z])/,
   ],
   ['balance', /(?<![a-z])(balance|running balance|saldo|solde|sold|kontostand|stand)(?![a-z])/],
   [
@@ -31,14 +31,17 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
     'credit',
     /(?<![a-z])(credits?|deposits?|additions?|paid in|money in|payments? in|in|haben|gutschrift\w*|eingang|eingange|accrediti|accredito|avere|entrate|abonos?|haber|bij|bijschrijving\w*|depuneri|incasari|încasări)(?![a-z])/,
   ],
-  ['amount', /(?<![a-z])(amount|betrag|umsatz|montant|importo|importe|bedrag|suma|valoare|sum|monto)(?![a-z])/],
+  [
+    'amount',
+    /(?<![a-z])(amount|betrag|umsatz|montant|importo|importe|bedrag|suma|valoare|sum|monto|belob|beløb|belop|beløp|belopp|maara|kwota|castka|osszeg|tutar)(?![a-z])/,
+  ],
   [
     'date',
-    /(?<![a-z])(date|posting date|booking date|transaction date|post date|trans date|posted|\w*datum|buchung|buchungstag|buchungsdatum|verbucht am|verbucht|gebucht am|data|fecha|f\. operacion|boekdatum|transactiedatum|data operatiei|data tranzactiei|data inregistrarii|tag)(?![a-z])/,
+    /(?<![a-z])(date|posting date|booking date|transaction date|post date|trans date|posted|\w*datum|buchung|buchungstag|buchungsdatum|verbucht am|verbucht|gebucht am|dato|bogfort|bokfort|bokforingsdag|bokforingsdato|kirjauspaiva|pvm|data|fecha|f\. operacion|boekdatum|transactiedatum|data operatiei|data tranzactiei|data inregistrarii|tag)(?![a-z])/,
   ],
   [
     'text',
-    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz)(?![a-z])/,
+    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz|tekst|beskrivelse|beskrivning|forklaring|selite|opis|popis|tytul|historico|descricao)(?![a-z])/,
   ],
 ];
 
@@ -207,11 +210,15 @@ function headerCells(line: Line, folded: string[]): Column[] {
   return cols;
 }
 
-/** A header row: several role cells, among them a date and an amount, debit or credit column, and no digits. */
+/** A cell that is nothing but a booking's direction: debit (group 1) or credit. */
+const DIRECTION_CELL =
+  /^(?:(af|d|db|dr|debit|debet|soll|s|ut|uttak|wn)|(bij|c|cr|credit|kredit|haben|h|inn|innskudd|ma))$/;
+
 /** Header words of the date a purchase or an operation was made, as against the date it was booked. */
 const PURCHASE_DATE =
   /(?<![a-z])(einkaufs-?datum|kaufdatum|belegdatum|trans(?:action)? date|date of transaction|purchase date|date operation|date de l.operation|data operazione|fecha operacion|transactiedatum)(?![a-z])/;
 
+/** A header row: several role cells, among them a date and an amount, debit or credit column, and no digits. */
 function headerColumns(line: Line, folded: string[]): Column[] | null {
   if (/\d{2}/.test(line.text)) return null;
   const cols: Column[] = [];
@@ -929,6 +936,15 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       last = null;
       continue;
     }
+    // A booking on the same day as the one above, its date printed once for the day ("13 Feb | Pret A Manger" then
+    // "| Netflix.com | 10.99"): the date column is empty, an amount stands under an amount column.
+    const prev = rows[rows.length - 1];
+    if (!d && cols && dateCol && prev && prev.line.page === line.page && first.x0 > dateCol.x1 + line.size) {
+      const amountUnderColumn = line.cells.some(
+        (c) => amountCell(c.text, decimals, hint) && numericColumn(cols!, c)?.role !== 'balance',
+      );
+      if (amountUnderColumn && !/^\s*[\d(+-]/.test(first.text)) d = { iso: prev.date, rest: first.text };
+    }
     if (!d) {
       // A continuation of the row above: text only, close under it, on the same page.
       const hasAmount = line.cells.some((c) => amountCell(c.text, decimals, hint));
@@ -1044,6 +1060,14 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       continue;
     }
     row.typeFromColumn = cols ? (numericColumn(cols, numeric[0]!.cell)?.role ?? 'amount') !== 'amount' : false;
+    // A direction of its own in a cell beside the amount ("Af" / "Bij", "D" / "C", "Soll" / "Haben").
+    if (row.type === null) {
+      const mark = line.cells.map((c) => DIRECTION_CELL.exec(foldAligned(c.text).trim())).find(Boolean);
+      if (mark) {
+        row.type = mark[1] ? 'debit' : 'credit';
+        row.typeFromColumn = true;
+      }
+    }
     row.section = section;
     if (row.type === null && section !== null) {
       row.type = section;
