@@ -19,8 +19,9 @@ if [ -n "$missing" ]; then
     trap 'rm -f /usr/sbin/policy-rc.d' EXIT
   fi
   echo "install-system-deps: installing$missing"
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  # Another apt run (an unattended upgrade, a second installer) holds the dpkg lock for a while: wait for it.
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null
 fi
 # The S3 tests run moto's server (Python moto 5 with flask and flask-cors), part of this machine's image: neither
 # Debian 12 nor the npm registry ships a real S3 server that runs without a cluster (Ceph RGW needs monitors and OSDs).
