@@ -435,7 +435,7 @@ function ibanFor(r: Rng, lang: GenLang): string {
   let bban = '';
   if (lang === 'en' || lang === 'nl') bban += pick(r, ['NWBK', 'BARC', 'RABO', 'INGB', 'ABNA']);
   while (bban.length < len) bban += String(int(r, 0, 9));
-  const numeric = (bban + cc + '00').replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  const numeric = `${bban}${cc}00`.replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
   let rem = 0;
   for (const d of numeric) rem = (rem * 10 + Number(d)) % 97;
   return `${cc}${String(98 - rem).padStart(2, '0')}${bban}`;
@@ -476,7 +476,7 @@ export function generateStatement(
   const year = int(r, 2022, 2025);
   const month = int(r, 1, 12);
   const start = `${year}-${String(month).padStart(2, '0')}-01`;
-  const end = addDays(addDays(start, 32).slice(0, 8) + '01', -1);
+  const end = addDays(`${addDays(start, 32).slice(0, 8)}01`, -1);
   const days = Number(end.slice(8));
   const many = layout === 'multipage' || layout === 'holdout';
   const n0 = many ? int(r, 45, 90) : int(r, 6, 14);

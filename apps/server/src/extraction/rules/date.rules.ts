@@ -19,6 +19,13 @@ const PLACE_DATE = /^\s*\p{L}[\p{L} .'’-]{1,30},\s*(?:(?:den|le|il|el|op|am|on
 const TITLE_OR_NUMBER =
   /(?<![a-z])(?:invoice|\w*rechnung(?:s-?korrektur)?|gutschrift|credit note|facture|avoir|fattura|nota di credito|factura|factuur|creditnota)(?![a-z])/;
 
+/**
+ * An order or delivery date ("Bestelldatum", "Leveringstid", "Order placed"): not the issue date, but on a receipt or
+ * an order's invoice that prints no other date it is the day of the purchase, better than none (lowest score).
+ */
+const PURCHASE_DATE =
+  /(?<![a-z])(?:order(?:ed)?|order date|order placed|bestell\w*|commande|ordine|pedido|deliver\w*|lever\w*|liefer\w*|livraison|consegna|entrega|levering\w*)(?![a-z])[^a-z]*$/;
+
 /** Position just after the last match of `re` in `s`, or -1. */
 function lastEnd(re: RegExp, s: string): number {
   const g = new RegExp(re.source, 'g');
@@ -126,14 +133,20 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
             const s = labelScore(above);
             // A title wrapped before its date ("Gutschrift Nr. 471102 vom" over "05.03.2018") counts as the title line.
             if (s !== null) score = s < 0.9 && TITLE_OR_NUMBER.test(above) ? s + 0.06 : s - 0.02;
-            else if (DATE_NEGATIVE.test(above)) continue;
+            else if (DATE_NEGATIVE.test(above)) {
+              if (PURCHASE_DATE.test(above)) consider(d.iso, 0.01, i);
+              continue;
+            }
             // Under some other text (a receipt's footer, "Anzahl Artikel" over "09:48 02.03.2020"): an unlabelled date,
             // below every labelled one.
             else if (/\p{L}{3}/u.test(above)) score = 0.1;
           }
         }
         if (score === null) {
-          if (/\p{L}{3}/u.test(label) && DATE_NEGATIVE.test(label)) continue;
+          if (/\p{L}{3}/u.test(label) && DATE_NEGATIVE.test(label)) {
+            if (PURCHASE_DATE.test(label.slice(-40))) consider(d.iso, 0.01, i);
+            continue;
+          }
           score = line.page === 1 ? 0.35 - 0.1 * line.rel : 0.2;
         }
         if (d.ambiguous) score -= 0.03;

@@ -467,3 +467,24 @@ Total paid with VAT           51.6 EUR
     });
   });
 });
+
+describe('dates a receipt prints', () => {
+  it('takes the order or delivery date when the page prints no other date, and never over an unlabelled one', () => {
+    expect(
+      fields(`
+Kvittering
+Bestillings ID      651852288660ad9ab17636df
+Leveringstid        30.09.2023 19:35
+Totalt i NOK (inkl. mva)          648,00
+`).invoice_date,
+    ).toBe('2023-09-30');
+    expect(
+      fields(`
+Receipt
+Order date       2023-09-28
+Paid on          2023-09-30
+Total            USD 64.80
+`).invoice_date,
+    ).toBe('2023-09-30');
+  });
+});

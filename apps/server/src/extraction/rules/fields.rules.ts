@@ -1,7 +1,7 @@
 import type { Line, PartyHints, RuleFields } from '../extraction.types';
 import { findTotal } from './amount.rules';
 import { findInvoiceDate } from './date.rules';
-import { type Doc, prepareDoc } from './document';
+import { prepareDoc } from './document';
 import { findDocumentType } from './document-type.rules';
 import { currencyDecimals, findCurrencies, otherDollar } from './money.parser';
 import { findInvoiceNumber } from './number.rules';

@@ -235,3 +235,58 @@ Gesamtbetrag      1.234,56 EUR
     ).not.toBeNull();
   });
 });
+
+describe('issuers named by nothing but their place on the page', () => {
+  it('takes a short name over a street or a mail address near the top; of two such blocks the left one', () => {
+    expect(
+      vendor(`
+                                                                  Invoice number: 12345
+Invoice                                                           Date: March 31, 2018
+WeasyPrint                                     Our awesome developers
+26 rue Emile Decorps                           From all around the world
+69100 Villeurbanne                             Earth
+DESCRIPTION            PRICE    QUANTITY    SUBTOTAL
+Website design        €34.20         100   €3,420.00
+TOTAL DUE                                  €3,420.00
+`),
+    ).toBe('WeasyPrint');
+    expect(
+      vendor(`
+                         Invoice
+8636 Sentinel Place                                Jaxson Van Doorn
+North Saanich, BC V8L 4Z8                          jaxson.vandoorn@gmail.com
+Invoice To:
+  Woofers Inc
+  1234 Woof Street
+Total                                   $65.33
+`),
+    ).toBe('Jaxson Van Doorn');
+  });
+
+  it("never takes a table's header row for an address block, nor the customer's name printed outside their block", () => {
+    expect(
+      vendor(`
+Buyer Receipt
+                                   Buyer Name      Northwind Leasing LLC
+StockNo     Item #     Make     Model     VIN
+000-3381    2022       TESLA    MODEL 3   5YJ3E1EB3NF114971
+     Invoice To:                 Description          Charges
+Northwind Leasing LLC            Bid Amount          $19,000.00
+615 37th Ave. N # D              Buyer Fee            $1,140.00
+Total                                                $20,140.00
+`),
+    ).toBeNull();
+  });
+
+  it("reads a Nordic seller label, 'Informasjon om selger: X'", () => {
+    expect(
+      vendor(`
+Kvittering
+Restaurant        Fly Chicken Galleriet
+Totalt i NOK (inkl. mva)          648,00
+Informasjon om selger: Fly Chicken 1 As
+Firma ID: 821017432
+`),
+    ).toBe('Fly Chicken 1 As');
+  });
+});

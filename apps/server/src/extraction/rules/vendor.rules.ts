@@ -270,12 +270,14 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
   };
   // Whether a seller label ("Sold by", "Verkäufer", "Fournisseur" …) names someone: then the mail's sender does not.
   let sellerLabelled = false;
+  const customerNames = new Set<string>();
   const add = (raw: string, score: number, line: number) => {
     const name = cleanVendor(raw);
     if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name) || isOwn(name)) return;
     if (HEADING_NOT_NAME.test(foldPlain(name)) || CUT_AFTER_PREPOSITION.test(name)) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
     if (coreName(name).length < 2) return;
+    if (customerNames.has(coreName(name))) return;
     const f = name.toLowerCase();
     if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
     const key = f.replace(/[^\p{L}\d]/gu, '');
@@ -335,6 +337,16 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
       if (cur) customer.add(`${cur[0]}:${cur[1]}`);
     }
   });
+
+  // The customer's name as their block prints it: the same name elsewhere ("Buyer Name | X" up top, X again under
+  // "Invoice To:" where the block rule cannot reach it) is still the customer.
+  for (const key of customer) {
+    const [i, j] = key.split(':').map(Number) as [number, number];
+    const text = doc.lines[i]?.cells[j]?.text ?? '';
+    if (/\d/.test(text) || isLabel(text) || isPartyWord(doc.folded[i]![j]!) || !companyLike(text)) continue;
+    const core = coreName(text);
+    if (core.length >= 5) customerNames.add(core);
+  }
 
   const firstLine = doc.lines.findIndex((l) => l.page === 1);
   const page1Sizes = doc.lines.filter((l) => l.page === 1 && l.rel < 0.3).map((l) => l.size);
@@ -529,6 +541,42 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
       add(text, score, name[0]);
     });
   });
+
+  // 5b. An address block's head with no id to confirm it: a short name right above a street, a postcode or a contact
+  // line in its column, near the top of page 1 and outside the customer's block ("WeasyPrint" over "26 rue Emile
+  // Decorps"; a freelancer's name over their mail address). Weak: any labelled, legal-form or id signal outranks it;
+  // of two such blocks the left one (the customer's usually stands right, or is labelled).
+  const heads: Array<{ text: string; x0: number; line: number }> = [];
+  doc.lines.forEach((line, i) => {
+    // A table's header row ("StockNo | Item # | Make | …") is no address block.
+    if (line.page !== 1 || line.rel > 0.35 || line.cells.length > 2) return;
+    line.cells.forEach((cell, j) => {
+      const text = cell.text.trim();
+      if (customer.has(`${i}:${j}`) || /[\d@:]/.test(text) || text.split(/\s+/).length > 5) return;
+      const fn = doc.folded[i]![j]!;
+      if (isLabel(text) || isPartyWord(fn) || NOT_A_COMPANY.test(fn) || TOTAL_WORDS.test(fn) || ADDRESSY.test(text))
+        return;
+      if (TITLE_WORDS.test(fn) || !companyLike(text)) return;
+      const below = cellBelow(doc, i, cell.x0, cell.x1, 1);
+      if (!below) return;
+      const next = doc.lines[below[0]]!;
+      const c = next.cells[below[1]]!;
+      if (Math.abs(c.x0 - cell.x0) > 1.5 * line.size || next.y0 - line.y1 > 1.2 * line.size) return;
+      // A street, a town or a contact: words, not a row of figures.
+      if (!ADDRESSY.test(c.text) || !/\p{L}{3}/u.test(c.text) || customer.has(`${below[0]}:${below[1]}`)) return;
+      if (next.cells.length > 2) return;
+      heads.push({ text, x0: cell.x0, line: i });
+    });
+  });
+  const leftmost = Math.min(...heads.map((h) => h.x0));
+  // Only where no other signal named it: a block's place is no second sighting of a name found already.
+  const known = (t: string) =>
+    scores.has(
+      cleanVendor(t)
+        .toLowerCase()
+        .replace(/[^\p{L}\d]/gu, ''),
+    );
+  for (const h of heads) if (!known(h.text)) add(h.text, h.x0 === leftmost ? 0.5 : 0.46, h.line);
 
   // 6. The page's own web or mail domain names the issuer: raise the candidates spelt like it, and take a block's
   // first line near the top or in the footer that is (no customer block, no digits, a few words).
