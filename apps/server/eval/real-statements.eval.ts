@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ParsedStatement, StatementReadResult } from '../src/bank/statement.types';
+import { mergeStatements } from '../src/bank/statement-merge';
 import { matchTransactions, type TruthTx } from '../test/bank/bank-datasets';
 import { loadRealStatements, type RealStatementField, toMinor } from './real-statements.dataset';
 import { newScore, type StatementScore } from './statement.score';
@@ -90,7 +91,8 @@ export async function runRealStatements(
     s.ms += performance.now() - t0;
     s.files += 1;
     const sts = r.ok ? r.statements : [];
-    const st = sts[0];
+    // The header the app and the CLI show: several statements in one file are merged into one (statement-merge.ts).
+    const st = sts.length ? mergeStatements(sts) : undefined;
     const truth: TruthTx[] = item.transactions.map((t) => ({
       date: t.date,
       amountMinor: minor(t.amount, item.currency),

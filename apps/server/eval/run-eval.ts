@@ -25,7 +25,9 @@ import { runStatementEval } from './statement.eval';
  *   --timeout <s>: time limit per document (default the sandbox's 60 s; a busy machine can need more for OCR),
  *   --kind <image,photo,…>: real-world documents of these kinds only, --split <dev|held-out>: one split only (OCR
  *   work on a loaded machine: e.g. `--only real-world --kind image,photo --split dev`); `--only real-world` runs
- *   both real-world corpora, `--only real-world-2` the second alone.
+ *   both real-world corpora, `--only real-world-2` the second alone;
+ *   --real-dir <dir>: also score a folder laid out like eval/real-world (files/ and truth.json in its schema), for a
+ *   fresh sample kept outside the repository; `--only real-dir` scores that folder alone.
  */
 
 const args = process.argv.slice(2);
@@ -38,6 +40,7 @@ const limits = timeoutS ? { limits: { timeoutMs: timeoutS * 1000 } } : {};
 const corpus = args.includes('--corpus') ? args[args.indexOf('--corpus') + 1] : undefined;
 const kinds = args.includes('--kind') ? args[args.indexOf('--kind') + 1]!.split(',') : undefined;
 const split = args.includes('--split') ? args[args.indexOf('--split') + 1] : undefined;
+const realDir = args.includes('--real-dir') ? args[args.indexOf('--real-dir') + 1] : undefined;
 const ocrLanguages = args.includes('--ocr-langs') ? args[args.indexOf('--ocr-langs') + 1]!.split('+') : undefined;
 
 async function runSet(
@@ -174,6 +177,11 @@ if (!only || only.split(',').some((o) => 'real-world-2'.includes(o))) {
   // The sixth fresh sample (eval/real-world-2): its own block, its own held-out rule (the file's SHA-256).
   console.log(`${REAL_WORLD_2_LABEL}, eval/real-world-2:`);
   for (const line of reportRealWorld(await runRealWorld(loadRealWorld(realWorld2Dir)), verbose, 'real-world-2'))
+    console.log(line);
+}
+if (realDir) {
+  console.log(`real documents in ${realDir}:`);
+  for (const line of reportRealWorld(await runRealWorld(loadRealWorld(realDir)), verbose, 'real-dir'))
     console.log(line);
 }
 // Document types: generated order confirmations, delivery notes and reminders beside invoices (text PDFs).

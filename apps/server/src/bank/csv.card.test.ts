@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsvStatement } from './csv.reader';
+import { csvReader, parseCsvStatement } from './csv.reader';
 
 const csv = (text: string) => {
   const r = parseCsvStatement(new TextEncoder().encode(text));
@@ -97,5 +97,67 @@ describe('CSV card exports that list purchases as positive amounts', () => {
       ),
     );
     expect(balanced.rows.map((x) => x[2])).toEqual(['debit', 'credit']);
+  });
+});
+
+describe('CSV exports of a third fresh sample', () => {
+  it("reads a card issuer's export (CardId) whose refunds do not say so, but not a merchant's card payments", () => {
+    const r = csv(
+      [
+        'TransactionId,CardId,Date,Amount,Currency,MerchantName',
+        'T1,0000XXXX,2025-03-01 15:12:22,29.000,CHF,Jschalp Gastro AG',
+        'T2,0000XXXX,2025-04-29 12:51:51,10.000,CHF,Apple',
+        'T3,0000XXXX,2025-05-05 10:16:57,12.900,CHF,Windsurf',
+        'T4,0000XXXX,2025-05-28 00:00:00,-80.000,CHF,APPLE.COM/BILL',
+      ].join('\n'),
+    );
+    expect(r.rows.map((x) => x[2])).toEqual(['debit', 'debit', 'debit', 'credit']);
+    const stripe = csv(
+      [
+        'id,created,amount,currency,customer_id,card_id',
+        'ch_1,2021-02-03 13:12,25.00,cad,cus_1,pm_1',
+        'ch_2,2021-02-03 06:53,27.50,cad,cus_2,pm_2',
+        'ch_3,2021-02-02 23:54,25.00,cad,cus_3,pm_3',
+        'ch_4,2021-02-01 10:00,-5.00,cad,cus_4,pm_4',
+      ].join('\n'),
+    );
+    expect(stripe.rows.map((x) => x[2])).toEqual(['credit', 'credit', 'credit', 'debit']);
+  });
+
+  it('reads dates with a month word and a time, Russian booking columns, and a tab-separated .txt with an account line', () => {
+    expect(
+      csv(
+        [
+          'Account Number,"999-9-499999",Available Balance,"141,225.18",',
+          '',
+          ',Date,Description,Debit,Credit,Balance,Channel,',
+          '" ","22 May 2025 21:27","Payment for Goods","1,684.00","","141,225.18","MOB",',
+          '" ","19 May 2025 16:38","Transfer","","1,198.00","142,909.18","MOB",',
+        ].join('\n'),
+      ).rows,
+    ).toEqual([
+      ['2025-05-22', 168400, 'debit'],
+      ['2025-05-19', 119800, 'credit'],
+    ]);
+    expect(
+      csv(
+        [
+          'Тип карты;Дата совершения операции;Дата обработки операции;Описание;Валюта операции;Сумма в валюте операции;Сумма в валюте счета;',
+          'Основная;30.10.2019;31.10.2019;SBOL перевод;;;-4320,4;',
+          'Основная;11.10.2019;11.10.2019;SBOL перевод;;;1000;',
+        ].join('\n'),
+      ).rows,
+    ).toEqual([
+      ['2019-10-31', 432040, 'debit'],
+      ['2019-10-11', 100000, 'credit'],
+    ]);
+    const nordea = new TextEncoder().encode(
+      'Tilinumero\tFI0000000000\n\nKirjauspäivä\tArvopäivä\tMäärä\tSaaja/Maksaja\n\n25.01.2012\t25.01.2012\t-100,00\tSample Payee\n\n26.01.2012\t26.01.2012\t500,00\tSample Payee 2\n',
+    );
+    expect(csvReader.accepts(nordea, 'nordea_example.txt')).toBe(true);
+    expect(csv(new TextDecoder().decode(nordea)).rows).toEqual([
+      ['2012-01-25', 10000, 'debit'],
+      ['2012-01-26', 50000, 'credit'],
+    ]);
   });
 });

@@ -149,6 +149,8 @@ const HEADERS: Array<[Role, string[]]> = [
       '取扱日',
       'お取引日',
       'дата операции',
+      'дата обработки операции',
+      'дата совершения операции',
       'дата',
       'дата проводки',
       'дата транзакции',
@@ -338,6 +340,7 @@ const HEADERS: Array<[Role, string[]]> = [
       '取引金額',
       'сумма',
       'сумма операции',
+      'сумма в валюте счета',
     ],
   ],
   [
@@ -648,6 +651,7 @@ const SECONDARY_DATES = new Set([
   'data operatiunii',
   'data tranzactie',
   'transactiedatum',
+  'дата совершения операции',
 ]);
 
 function columnsOf(row: string[]): Columns {
@@ -811,12 +815,14 @@ function dateParts(raw: string): { ymd: string | null } | { a: number; b: number
     return { ymd: isoDate(Number(m[1]), Number(m[2]), Number(m[3])) };
   m = /^(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2})(?:[ T,].*)?$/.exec(s);
   if (m) return { a: Number(m[1]), b: Number(m[2]), y: year(m[3]!) };
-  m = /^(\d{1,2})[-. ]([A-Za-zÀ-ÿ]{3,9})\.?[-. ,]+(\d{4}|\d{2})$/.exec(s);
+  // A time after a date with a month word ("22 May 2025 21:27", "May 22, 2025 9:05 PM") is left out.
+  const TIME = String.raw`(?:[ T,]+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)?$`;
+  m = new RegExp(String.raw`^(\d{1,2})[-. ]([A-Za-zÀ-ÿ]{3,9})\.?[-. ,]+(\d{4}|\d{2})${TIME}`).exec(s);
   if (m) {
     const mon = MONTHS[fold(m[2]!)] ?? MONTHS[fold(m[2]!).slice(0, 3)];
     return { ymd: mon ? isoDate(year(m[3]!), mon, Number(m[1])) : null };
   }
-  m = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(s);
+  m = new RegExp(String.raw`^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})${TIME}`).exec(s);
   if (m) {
     const mon = MONTHS[fold(m[1]!)] ?? MONTHS[fold(m[1]!).slice(0, 3)];
     return { ymd: mon ? isoDate(Number(m[3]), mon, Number(m[2])) : null };
@@ -1299,7 +1305,7 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
 
 /** Card exports name themselves: a card (number, holder, used) column or the words credit card, in the seven languages. */
 const CARD_WORDS =
-  /(?<![a-z_])(card|cards|cardmember|cardholder|creditcard|karte|kartennummer|karteninhaber|kreditkarte|carte|tarjeta|carta|kaart|kaartnummer|kaarthouder|card de credit)(?![a-z_])|カード|利用者|ご利用/;
+  /(?<![a-z_])(card|cards|cardid|cardmember|cardholder|creditcard|karte|kartennummer|karteninhaber|kreditkarte|carte|tarjeta|carta|kaart|kaartnummer|kaarthouder|card de credit)(?![a-z_])|カード|利用者|ご利用/;
 /**
  * Order histories (a shop's "Your orders" export: Amazon, eBay, a web shop) name their order column: their totals
  * are purchases, money spent, as positive numbers.
@@ -1332,12 +1338,16 @@ export function cardSignsInverted(txs: StatementTransaction[], context: string):
     if (asRead > 0) return null;
   }
   const f = context.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  const card = CARD_WORDS.test(f);
+  // A merchant's export of the card payments it received (Stripe: card_id beside customer_id) is no card statement.
+  const card = CARD_WORDS.test(f) && !/(?<![a-z])customer/.test(f);
   if (!card && !ORDER_WORDS.test(f)) return null;
   const negatives = txs.filter((t) => t.type === 'debit');
   const positives = txs.length - negatives.length;
   const folded = (t: StatementTransaction) => t.description.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  if (positives > negatives.length && negatives.every((t) => CARD_CREDIT_WORDS.test(folded(t))))
+  // A card export with twice as many charges as refunds: its refunds need not say so ("APPLE.COM/BILL -80.00"); a
+  // current account's export with a card column lists mostly spending, negative.
+  const mostlyCharges = card && positives >= 2 * negatives.length && positives >= 3;
+  if (positives > negatives.length && (mostlyCharges || negatives.every((t) => CARD_CREDIT_WORDS.test(folded(t)))))
     return card
       ? 'a card export whose negative rows are payments and refunds'
       : 'an order history, whose totals are purchases';
@@ -1351,7 +1361,17 @@ export const csvReader: StatementReader = {
     const t = new TextDecoder('utf-8').decode(head.subarray(0, 2048)).replace(/^\uFEFF/, '');
     if (/^\s*</.test(t) || /^\s*:20:|^%PDF/.test(t) || t.includes('\u0000')) return false;
     const first = t.split(/\r\n|\r|\n/).slice(0, 3);
-    return first.length > 1 && DELIMITERS.some((d) => first.every((l) => l.split(d).length >= 3));
+    if (first.length > 1 && DELIMITERS.some((d) => first.every((l) => l.split(d).length >= 3))) return true;
+    // An export with an account line and blank lines above its table (Nordea's .txt, tab-separated): most of the
+    // first non-empty lines split into three fields or more.
+    const lines = t
+      .split(/\r\n|\r|\n/)
+      .slice(0, 20)
+      .filter((l) => l.trim());
+    return DELIMITERS.some((d) => {
+      const rows = lines.filter((l) => l.split(d).length >= 3).length;
+      return rows >= 2 && rows * 2 >= lines.length;
+    });
   },
   async read(bytes) {
     return parseCsvStatement(bytes);

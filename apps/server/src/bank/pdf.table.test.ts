@@ -1084,3 +1084,48 @@ describe('statement layouts from an independent generator of bank layouts', () =
     ]);
   });
 });
+
+describe('statement layouts of a third fresh sample', () => {
+  it('dates the bookings under a dated line without an amount by that line, and reads a balance under its label', () => {
+    const st = statementFromLines(
+      lines([
+        [['HSBC UK Bank plc', 140, 700]],
+        [['11 December 2020 to 10 January 2021', 140, 900]],
+        [
+          ['Account', 140, 400],
+          ['Opening Balance', 1500, 1900],
+        ],
+        [
+          ['11111111', 140, 400],
+          ['GBP', 1500, 1600],
+          ['293.63', 1750, 1900],
+        ],
+        [
+          ['Date', 140, 300],
+          ['Payment type and details', 400, 900],
+          ['Paid out', 1300, 1500],
+          ['Paid in', 1600, 1800],
+          ['Balance', 1950, 2150],
+        ],
+        [
+          ['31 Dec 20', 140, 330],
+          ['CR A Testname', 400, 800],
+        ],
+        [
+          ['LKOB KYS REKO', 400, 800],
+          ['650.00', 1650, 1800],
+        ],
+        [
+          ['WYMNXYNM MXKYOHNX', 400, 850],
+          ['550.00', 1350, 1500],
+          ['393.63', 2000, 2150],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2020-12-31', 65000, 'credit', null],
+      ['2020-12-31', 55000, 'debit', 39363],
+    ]);
+    expect(st.openingBalanceMinor).toBe(29363);
+  });
+});

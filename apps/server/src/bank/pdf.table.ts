@@ -459,6 +459,35 @@ function labelledAmount(line: Line, label: RegExp, decimals: number, hint: '.' |
   return null;
 }
 
+/**
+ * The amount under a label cell of a header row: on the next line, in the cells from the label's column up to the
+ * next label's ("Auszug | Seite | IBAN | Alter Kontostand" over "001 | 1/2 | DE31… | EUR | + 2.853,82").
+ */
+function amountBelowLabel(
+  lines: Line[],
+  i: number,
+  label: RegExp,
+  decimals: number,
+  hint: '.' | ',' | undefined,
+): number | null {
+  const line = lines[i]!;
+  const next = lines[i + 1];
+  if (!next || next.page !== line.page || next.y0 - line.y1 > 2.5 * line.size) return null;
+  const at = line.cells.findIndex((c) => label.test(foldAligned(c.text)));
+  if (at < 0) return null;
+  // The label must be all its cell says ("Neuer Kontostand"), not a sentence that mentions a balance.
+  const m = label.exec(foldAligned(line.cells[at]!.text));
+  if (!m || foldAligned(line.cells[at]!.text).replace(m[0], '').replace(/[\s:]/g, '').length > 4) return null;
+  const from = line.cells[at]!.x0 - line.size;
+  const to = line.cells[at + 1]?.x0 ?? Number.POSITIVE_INFINITY;
+  for (const c of next.cells) {
+    if (c.x0 < from || c.x0 >= to) continue;
+    const a = amountCell(c.text, decimals, hint);
+    if (a) return a.type === 'debit' ? -a.minor : a.minor;
+  }
+  return null;
+}
+
 /** The last amount on a line (a carried-over balance), signed. */
 function lineAmount(line: Line, decimals: number, hint: '.' | ',' | undefined): number | null {
   for (let j = line.cells.length - 1; j >= 0; j -= 1) {
@@ -840,16 +869,18 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     } else if (end && !st.endDate && (!st.startDate || st.startDate <= end)) st.endDate = end;
   }
 
-  // Opening and closing balances: labelled lines anywhere (a summary box above the table or rows in it).
-  for (const l of doc.lines) {
+  // Opening and closing balances: labelled lines anywhere (a summary box above the table or rows in it), or a label
+  // in a box's header row over its value ("Alter Kontostand" over "EUR + 2.853,82").
+  doc.lines.forEach((l, i) => {
     const f = foldAligned(l.text);
-    if (st.openingBalanceMinor === null && OPENING.test(f))
-      st.openingBalanceMinor = labelledAmount(l, OPENING, decimals, hint);
+    const read = (label: RegExp) =>
+      labelledAmount(l, label, decimals, hint) ?? amountBelowLabel(doc.lines, i, label, decimals, hint);
+    if (st.openingBalanceMinor === null && OPENING.test(f)) st.openingBalanceMinor = read(OPENING);
     if (CLOSING.test(f)) {
-      const v = labelledAmount(l, CLOSING, decimals, hint);
+      const v = read(CLOSING);
       if (v !== null) st.closingBalanceMinor = v;
     }
-  }
+  });
 
   const rows: Row[] = [];
   let cols: Column[] | null = null;
@@ -858,6 +889,8 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   let last: Row | null = null;
   let section: TransactionType | null = null;
   let balancesOnly = false;
+  /** The date last printed in the date column, for the bookings under it that print none. */
+  let day: { iso: string; page: number } | null = null;
   const card = CARD_STATEMENT.test(doc.folded.flat().join(' '));
   for (let i = Math.max(firstHeader, 0); i < doc.lines.length; i += 1) {
     const line = doc.lines[i]!;
@@ -938,13 +971,15 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     }
     // A booking on the same day as the one above, its date printed once for the day ("13 Feb | Pret A Manger" then
     // "| Netflix.com | 10.99"): the date column is empty, an amount stands under an amount column.
-    const prev = rows[rows.length - 1];
-    if (!d && cols && dateCol && prev && prev.line.page === line.page && first.x0 > dateCol.x1 + line.size) {
+    // The day is the last one printed above, with or without an amount of its own ("31 Dec 20 | CR | A Testname" over
+    // "| LKOB KYS REKO | 650.00").
+    if (!d && cols && dateCol && day && day.page === line.page && first.x0 > dateCol.x1 + line.size) {
       const amountUnderColumn = line.cells.some(
         (c) => amountCell(c.text, decimals, hint) && numericColumn(cols!, c)?.role !== 'balance',
       );
-      if (amountUnderColumn && !/^\s*[\d(+-]/.test(first.text)) d = { iso: prev.date, rest: first.text };
+      if (amountUnderColumn && !/^\s*[\d(+-]/.test(first.text)) d = { iso: day.iso, rest: first.text };
     }
+    if (d) day = { iso: d.iso, page: line.page };
     if (!d) {
       // A continuation of the row above: text only, close under it, on the same page.
       const hasAmount = line.cells.some((c) => amountCell(c.text, decimals, hint));

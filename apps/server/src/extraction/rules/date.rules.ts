@@ -127,7 +127,9 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
         if (score === null && !/\p{L}{2}/u.test(label)) {
           // Column header over the value: "Invoice Date: | Due Date:" over "03/20/2023 | 04/04/2023", a label wrapped
           // over two lines, or a label printed above its value.
-          const above = labelAbove(doc, i, j);
+          // A line above that holds a date of its own ("Returns with receipt thru 6/19/2010") labels that date only.
+          const over = labelAbove(doc, i, j);
+          const above = over !== null && findDates(over, doc.dayOrder).length ? null : over;
           // A "Date" column of a table (service dates per item): the header labels every row, not the invoice.
           if (above !== null && !dateColumnRow(doc, i, j)) {
             const s = labelScore(above);

@@ -488,3 +488,52 @@ Total            USD 64.80
     ).toBe('2023-09-30');
   });
 });
+
+describe('receipts of a seventh fresh sample', () => {
+  it("a Malaysian receipt: ringgit from 'Amount(RM)' over a '$' OCR made of a table number; a logo's fragments no name", () => {
+    const r = fields(`
+WA o 275
+UROKO JAPANESE CUISINE SDN BHD
+46400 PETALING JAYA, SELANGOR.
+Bill No         :   01H-25029
+Date            :   20/03/2018 6:41:02 PM
+Table No        :   $09
+Grand Total :       53.00
+GST Summary     %      Amount(RM      Tax(RM) M
+SR                     6.00   50.00   3.00
+`);
+    expect([r.vendor, r.amount, r.currency, r.invoice_date, r.invoice_number]).toEqual([
+      'UROKO JAPANESE CUISINE SDN BHD',
+      53,
+      'MYR',
+      '2018-03-20',
+      '01H-25029',
+    ]);
+  });
+
+  it('a return deadline is no date of the purchase, a slogan no name; the brand the footer domain spells is', () => {
+    const r = fields(`
+Amazing Service,Everytime!
+250 10TH STREET NEW YORK NY 10010
+PHARMACY: 1-800-PHARMAID
+TOTAL                         1.40
+RETURNS WITH RECEIPT THRU 6/19/2010
+APRIL 28, 2010          2:42 PM
+THANK YOU, SHOP 24 HOURS AT SHOP-AID,COM
+ALL SHOP-AID STORES SELL PRODUCTS,
+BUY things from Shop-Aid, like shampoo,
+Thank you for making your purchase today,
+Just in case you forgot, we thought we would
+remind you that Shop-Aid carries many items:
+rubber gloves, coffee filters, crayons, diapers,
+See website for details,
+`);
+    expect([r.vendor, r.invoice_date]).toEqual(['SHOP-AID', '2010-04-28']);
+  });
+
+  it("reads a number past a box's border OCR read as '|'", () => {
+    expect(fields('AnyCompany Hardwares LLC     INVOICE # | 74075710-5\nTotal:   $471.15\n').invoice_number).toBe(
+      '74075710-5',
+    );
+  });
+});

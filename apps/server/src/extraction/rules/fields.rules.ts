@@ -30,6 +30,7 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:india|gstin)(?![a-z])/, 'INR'],
   [/(?<![a-z])(?:japan|nippon)(?![a-z])|日本/, 'JPY'],
   [/(?<![a-z])(?:mexico)(?![a-z])/, 'MXN'],
+  [/(?<![a-z])(?:malaysia|kuala lumpur|selangor|sdn\.? bhd)(?![a-z])/, 'MYR'],
   [/(?<![a-z])(?:canada)(?![a-z])/, 'CAD'],
   [/(?<![a-z])(?:australia|abn)(?![a-z])/, 'AUD'],
   [/(?<![a-z])(?:romania)(?![a-z])/, 'RON'],
@@ -92,7 +93,12 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     currency = { value: 'INR', confidence: 0.6 };
   }
   if (!currency && doc.currencies.size) {
-    const [code, n] = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    // Mentioned as often as another, the currency of the country the page names wins ("$09" OCR made of a table
+    // number against "Amount(RM)" on a Malaysian receipt).
+    const local = countryCurrency(doc.foldedText);
+    const [code, n] = [...doc.currencies.entries()].sort(
+      (a, b) => b[1] - a[1] || Number(b[0] === local) - Number(a[0] === local),
+    )[0]!;
     currency = { value: code, confidence: n > 1 ? 0.75 : 0.6 };
   }
   // A bare "$" is read as US dollars; on a Canadian invoice (a Canadian postcode or "Canada", nothing American) it is

@@ -548,6 +548,9 @@ export const DATE_LABEL = words([
 export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du', 'vom', 'del', 'din', 'le']);
 
 export const DATE_NEGATIVE = words([
+  'thru',
+  'until',
+  'return by',
   'associe\\w*',
   'vencimento',
   'data de saida',

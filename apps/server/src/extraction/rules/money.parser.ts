@@ -97,8 +97,8 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/(?<![A-Za-z])(?:Fr\.|SFr\.?|CHF)(?![A-Za-z])/, 'CHF'],
   [/(?<![A-Za-z])(?:Euro|EURO|Euros|euros)(?![A-Za-z])/, 'EUR'],
   [/(?<![A-Za-z])(?:Ft)(?![A-Za-z])/, 'HUF'],
-  // Malaysian ringgit: "RM 33.92", "RM33.92".
-  [/(?<![A-Za-z])RM(?=\s?\d)/, 'MYR'],
+  // Malaysian ringgit: "RM 33.92", "RM33.92", and a column's unit "Amount(RM)".
+  [/(?<![A-Za-z])RM(?=\s?\d)|\(RM(?:\)|$)/, 'MYR'],
 ];
 
 /** ISO-shaped words that are part of a firm's legal form ("… SDN BHD": Malaysia's, not Bahrain's dinar). */

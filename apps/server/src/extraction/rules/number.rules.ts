@@ -56,7 +56,8 @@ export function firstToken(rest: string): string | null {
   // "Daňový doklad č. (Invoice No): 2406000590": a label's translation in brackets before the value.
   const cleaned = rest
     .replace(/^\s*\([^()\d]{1,40}\)/, '')
-    .replace(/^[\s:#.°º\-–]+/, '')
+    // "INVOICE # | 74075710-5": a box's border OCR read as "|" or "[" between label and value.
+    .replace(/^[\s:#.°º\-–|[\]]+/, '')
     .replace(/^(?:n[°oº]|no|nr|num|number)\b[.:\s]*/i, '');
   const trimmed = cleaned.trim();
   const m = /^[A-Za-z0-9][\w\-/.]*[A-Za-z0-9]|^\d/.exec(trimmed);

@@ -118,7 +118,11 @@ function pageDomains(doc: Doc, customer: Set<string>): string[] {
     line.cells.forEach((cell, j) => {
       if (customer.has(`${i}:${j}`)) return;
       // OCR spaces the dots of a receipt's footer ("www .marktkauf-lehr.de", "www. ingenico, de"): read them closed.
-      const text = cell.text.replace(/\bwww\s?\.\s?/gi, 'www.').replace(/(?<=\p{L})\s?[.,]\s(de|com)\b/giu, '.$1');
+      const text = cell.text
+        .replace(/\bwww\s?\.\s?/gi, 'www.')
+        .replace(/(?<=\p{L})\s?[.,]\s(de|com)\b/giu, '.$1')
+        // "SHOP-AID,COM": a comma OCR read for the dot before a common ending.
+        .replace(/(?<=\p{L}),(com|de|net|org)\b/giu, (_m, end: string) => `.${end.toLowerCase()}`);
       const found = [
         ...text.matchAll(/(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+)(?:[a-z]{2,6})\b/giu),
         // A bare shop domain ("rossmann.de/", "bouyguestelecom.fr"): common country and company endings only.
@@ -211,6 +215,8 @@ export function ocrNoise(s: string): boolean {
   if (letters.length < 3) return true;
   if (/[|{}[\]"“”\\]/.test(s)) return true;
   if (/^[IiLl1|!\s.]+$/.test(s)) return true;
+  // Fragments around a number ("WA o 275" from a logo): no word of three letters.
+  if (/\d/.test(s) && !/\p{L}{3}/u.test(s)) return true;
   return /^(?:mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?\s*[-–]\s*(?:mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?$/i.test(
     s.trim(),
   );
@@ -277,6 +283,8 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
     if (HEADING_NOT_NAME.test(foldPlain(name)) || CUT_AFTER_PREPOSITION.test(name)) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
     if (coreName(name).length < 2) return;
+    // A slogan ("Amazing Service, Everytime!"), not a name.
+    if (/!$/.test(name) && /\s|,/.test(name)) return;
     if (customerNames.has(coreName(name))) return;
     const f = name.toLowerCase();
     if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
@@ -548,23 +556,26 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
   // of two such blocks the left one (the customer's usually stands right, or is labelled).
   const heads: Array<{ text: string; x0: number; line: number }> = [];
   doc.lines.forEach((line, i) => {
-    // A table's header row ("StockNo | Item # | Make | …") is no address block.
-    if (line.page !== 1 || line.rel > 0.35 || line.cells.length > 2) return;
+    if (line.page !== 1 || line.rel > 0.35) return;
     line.cells.forEach((cell, j) => {
       const text = cell.text.trim();
+      // A table's header row ("StockNo | Item # | Make | …") is no address block; a label/value column far to the
+      // right of the block is ("Guillaume Debailly" … "N° de facture | 1574685813712").
+      if (line.cells.length > 2) return;
       if (customer.has(`${i}:${j}`) || /[\d@:]/.test(text) || text.split(/\s+/).length > 5) return;
       const fn = doc.folded[i]![j]!;
       if (isLabel(text) || isPartyWord(fn) || NOT_A_COMPANY.test(fn) || TOTAL_WORDS.test(fn) || ADDRESSY.test(text))
         return;
       if (TITLE_WORDS.test(fn) || !companyLike(text)) return;
-      const below = cellBelow(doc, i, cell.x0, cell.x1, 1);
+      // The next line of its column (a side column's rows may stand between).
+      const below = cellBelow(doc, i, cell.x0, cell.x1, 3);
       if (!below) return;
       const next = doc.lines[below[0]]!;
       const c = next.cells[below[1]]!;
-      if (Math.abs(c.x0 - cell.x0) > 1.5 * line.size || next.y0 - line.y1 > 1.2 * line.size) return;
+      if (Math.abs(c.x0 - cell.x0) > 1.5 * line.size || next.y0 - line.y1 > 2.5 * line.size) return;
       // A street, a town or a contact: words, not a row of figures.
       if (!ADDRESSY.test(c.text) || !/\p{L}{3}/u.test(c.text) || customer.has(`${below[0]}:${below[1]}`)) return;
-      if (next.cells.length > 2) return;
+      if (next.cells.filter((x) => x.x0 < c.x1 + 6 * next.size && x.x1 > c.x0).length > 2) return;
       heads.push({ text, x0: cell.x0, line: i });
     });
   });
@@ -605,6 +616,23 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
     // (bouyguestelecom.fr): the issuer's name when nothing better names it. Two words at least (one word spelling
     // the domain is the rule above's), and each brand once: a product line ("Amazon Glacier", "Amazon S3") repeats
     // the brand's first word on every row, which must not outweigh the printed legal name ("Amazon Web Services, Inc.").
+    // One word spelling the domain exactly, repeated in the running text ("… SHOP 24 HOURS AT SHOP-AID" on a receipt
+    // that prints shop-aid.com): the brand, when nothing better names the issuer.
+    const spelt = new Map<string, { word: string; n: number; line: number }>();
+    doc.lines.forEach((line, i) => {
+      line.cells.forEach((cell, j) => {
+        if (customer.has(`${i}:${j}`)) return;
+        for (const w of cell.text.split(/[\s,.;:!?()]+/)) {
+          if (!/^\p{Lu}[\p{L}&'-]*$/u.test(w)) continue;
+          const joined = foldPlain(w.replace(/'s$/i, '')).replace(/[^a-z\d]/g, '');
+          if (joined.length < 5 || !domains.includes(joined)) continue;
+          const seen = spelt.get(joined) ?? { word: w.replace(/'s$/i, ''), n: 0, line: i };
+          seen.n += 1;
+          spelt.set(joined, seen);
+        }
+      });
+    });
+    for (const { word, n, line } of spelt.values()) if (n >= 2) add(word, 0.6, line);
     const brands = new Set<string>();
     doc.lines.forEach((line, i) => {
       line.cells.forEach((cell, j) => {
