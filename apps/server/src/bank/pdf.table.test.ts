@@ -1128,4 +1128,33 @@ describe('statement layouts of a third fresh sample', () => {
     ]);
     expect(st.openingBalanceMinor).toBe(29363);
   });
+
+  it('names the bank by the website in its letterhead where no line names it', () => {
+    const st = statementFromLines(
+      lines([
+        [['Contact tel 03457 404 404', 1500, 2200]],
+        [['www.hsbc.co.uk', 1650, 2100]],
+        [['Your Statement', 1500, 2000]],
+        [
+          ['Mr Z Testname', 140, 600],
+          ['Account Summary', 1300, 1900],
+        ],
+        [['11 December 2020 to 10 January 2021', 140, 900]],
+        [
+          ['Date', 140, 300],
+          ['Details', 400, 900],
+          ['Paid out', 1300, 1500],
+          ['Paid in', 1600, 1800],
+          ['Balance', 1950, 2150],
+        ],
+        [
+          ['16 Dec 20', 140, 330],
+          ['DD FYWLNH FI', 400, 800],
+          ['12.00', 1400, 1500],
+          ['291.36', 2000, 2150],
+        ],
+      ]),
+    );
+    expect(st.bankName).toBe('HSBC');
+  });
 });

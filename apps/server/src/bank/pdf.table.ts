@@ -3,6 +3,7 @@ import type { Cell, Line } from '../extraction/extraction.types';
 import { type DayOrder, findDates, monthNumber } from '../extraction/rules/date.parser';
 import { type Doc, foldAligned, prepareDoc } from '../extraction/rules/document';
 import { findCurrencies, otherDollar, parseAmount } from '../extraction/rules/money.parser';
+import { mailDomainName } from '../extraction/rules/vendor.rules';
 import type { ParsedStatement, StatementTransaction, TransactionType } from './statement.types';
 import { emptyStatement, issue, joinText, transaction } from './statement.util';
 
@@ -612,6 +613,15 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     if (l.page !== 1) continue;
     for (const c of l.cells) {
       if (l.rel <= 0.3 && l.index < Math.max(before, 0)) consider(c.text, l, 0);
+      // The bank's website in the letterhead ("www.hsbc.co.uk"): its name where no cell names the bank, below any
+      // name with a bank word.
+      const site = /(?:\bwww\.|https?:\/\/)([\p{L}\d-]+(?:\.[\p{L}\d-]+)+)/u.exec(c.text);
+      const brand = site && l.rel <= 0.3 ? mailDomainName(`x@${site[1]}`) : null;
+      if (brand && brand.length >= 2)
+        candidates.push({
+          text: brand.length <= 4 ? brand.toUpperCase() : brand[0]!.toUpperCase() + brand.slice(1),
+          score: 60 - l.rel * 10,
+        });
       // The bank's postal address ("Write: Wells Fargo Bank, N.A. (163)"), its branch code dropped.
       const address = /^(?:write|mail to|write to|send to|postal address)\s*:\s*(.+?)(?:\s*\(\d+\))?$/i.exec(
         c.text.trim(),
