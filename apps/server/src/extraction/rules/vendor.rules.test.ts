@@ -278,6 +278,10 @@ Total                                                $20,140.00
     ).toBeNull();
   });
 
+  it("never takes a form's field label over a mail address for a name", () => {
+    expect(vendor('INVOICE\nContact Name\nbilling@example.com\nTotal   £180.00\n')).toBeNull();
+  });
+
   it("reads a Nordic seller label, 'Informasjon om selger: X'", () => {
     expect(
       vendor(`

@@ -283,6 +283,8 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
     if (HEADING_NOT_NAME.test(foldPlain(name)) || CUT_AFTER_PREPOSITION.test(name)) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
     if (coreName(name).length < 2) return;
+    // A form's field label ("Contact Name", "Company Name", "Attn"), not the name written in it.
+    if (/(?:^|\s)(?:name|contact|attn|attention)$/i.test(name.trim())) return;
     // A slogan ("Amazing Service, Everytime!"), not a name.
     if (/!$/.test(name) && /\s|,/.test(name)) return;
     if (customerNames.has(coreName(name))) return;
