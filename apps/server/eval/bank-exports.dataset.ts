@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RealStatementField } from './real-statements.dataset';
-import { toMinor } from './real-statements.dataset';
+import { type RealStatementField, toMinor } from './real-statements.dataset';
 
 /**
  * The real bank export corpus (eval/bank-exports): CSV, OFX, camt.053 and MT940 exports and statement PDFs from
@@ -66,7 +65,6 @@ export const isBankExportHeldOut = (round: 1 | 2, sha256: string) =>
   round === 2 && Number.parseInt(sha256.slice(0, 2), 16) % 3 === 0;
 
 /** Minor units of an amount; a file without a currency counts in hundredths. */
-export const exportMinor = (amount: number, currency: string | null) => toMinor(amount, currency ?? '');
 
 export function loadBankExports(dir = bankExportsDir): Array<{ file: string; name: string; item: BankExportTruth }> {
   const truth = JSON.parse(readFileSync(path.join(dir, 'truth.json'), 'utf8')) as Record<string, BankExportTruth>;
@@ -106,12 +104,12 @@ export function validateBankExport(file: string, item: BankExportTruth, readmeTe
   for (const k of ['start_date', 'end_date'] as const)
     if (item[k] !== null && !validDate(item[k])) bad.push(`${name}: ${k} ${item[k]}`);
   for (const k of ['opening_balance', 'closing_balance'] as const)
-    if (item[k] !== null && !(typeof item[k] === 'number' && Number.isFinite(exportMinor(item[k], item.currency))))
+    if (item[k] !== null && !(typeof item[k] === 'number' && Number.isFinite(toMinor(item[k], item.currency))))
       bad.push(`${name}: ${k} ${item[k]}`);
   if (!Array.isArray(item.transactions)) return [...bad, `${name}: no transactions list`];
   item.transactions.forEach((t, i) => {
     if (!validDate(t.date)) bad.push(`${name}#${i}: date ${t.date}`);
-    if (!(typeof t.amount === 'number' && t.amount > 0 && Number.isFinite(exportMinor(t.amount, item.currency))))
+    if (!(typeof t.amount === 'number' && t.amount > 0 && Number.isFinite(toMinor(t.amount, item.currency))))
       bad.push(`${name}#${i}: amount ${t.amount}`);
     if (t.type !== 'debit' && t.type !== 'credit') bad.push(`${name}#${i}: type ${t.type}`);
   });
@@ -126,10 +124,10 @@ export function validateBankExport(file: string, item: BankExportTruth, readmeTe
   ) {
     const sign = item.statement === 'credit-card' && item.format !== 'ofx' ? -1 : 1;
     const moved = item.transactions.reduce(
-      (n, t) => n + (t.type === 'credit' ? sign : -sign) * exportMinor(t.amount, item.currency),
+      (n, t) => n + (t.type === 'credit' ? sign : -sign) * toMinor(t.amount, item.currency),
       0,
     );
-    const want = exportMinor(item.closing_balance, item.currency) - exportMinor(item.opening_balance, item.currency);
+    const want = toMinor(item.closing_balance, item.currency) - toMinor(item.opening_balance, item.currency);
     if (moved !== want) bad.push(`${name}: rows move the balance by ${moved}, the header by ${want} (minor units)`);
   }
   return bad;

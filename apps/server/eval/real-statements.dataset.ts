@@ -53,8 +53,9 @@ export const realStatementsDir = path.join(path.dirname(new URL(import.meta.url)
 /** Fixed held-out rule, independent of content and reader: the first hex digit of the file's SHA-256 is below 4. */
 export const isHeldOut = (sha256: string) => Number.parseInt(sha256[0]!, 16) < 4;
 
-export const toMinor = (amount: number, currency: string) =>
-  decimalToMinorUnits(String(amount), currency) ?? Number.NaN;
+/** A truth amount in minor units; a file that states no currency counts in hundredths. */
+export const toMinor = (amount: number, currency: string | null) =>
+  decimalToMinorUnits(String(amount), currency ?? '') ?? Number.NaN;
 
 export function loadRealStatements(
   dir = realStatementsDir,

@@ -59,11 +59,9 @@ function sameField(key: keyof ParsedStatement, got: unknown, want: unknown): boo
   return normalise(got) === normalise(want);
 }
 
-const minor = (amount: number, currency: string | null) => toMinor(amount, currency ?? '');
-
 function want(item: ScoredStatementTruth, f: RealStatementField): unknown {
   const v = item[f];
-  if (f === 'opening_balance' || f === 'closing_balance') return typeof v === 'number' ? minor(v, item.currency) : v;
+  if (f === 'opening_balance' || f === 'closing_balance') return typeof v === 'number' ? toMinor(v, item.currency) : v;
   return v;
 }
 
@@ -95,7 +93,7 @@ export async function runRealStatements(
     const st = sts.length ? mergeStatements(sts) : undefined;
     const truth: TruthTx[] = item.transactions.map((t) => ({
       date: t.date,
-      amountMinor: minor(t.amount, item.currency),
+      amountMinor: toMinor(t.amount, item.currency),
       type: t.type,
     }));
     const ours = sts

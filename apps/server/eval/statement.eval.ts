@@ -278,12 +278,7 @@ export async function runStatementEval(options: StatementEvalOptions = {}): Prom
     held.push(s);
   }
   if (held.length > 1) {
-    const all = { truth: 0, found: 0, matched: 0 };
-    for (const s of held) {
-      all.truth += s.truth;
-      all.found += s.found;
-      all.matched += s.matched;
-    }
+    const all = mergeStatementScores('held out', held);
     console.log(
       `held out, text and scans together: precision ${pct(all.matched, all.found)}, recall ${pct(all.matched, all.truth)}`,
     );

@@ -807,6 +807,11 @@ function year(y: string): number {
   return y.length === 2 ? (n >= 70 ? 1900 + n : 2000 + n) : n;
 }
 
+// A time after a date with a month word ("22 May 2025 21:27", "May 22, 2025 9:05 PM") is left out.
+const TIME = String.raw`(?:[ T,]+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)?$`;
+const DAY_MONTH_WORD = new RegExp(String.raw`^(\d{1,2})[-. ]([A-Za-zÀ-ÿ]{3,9})\.?[-. ,]+(\d{4}|\d{2})${TIME}`);
+const MONTH_WORD_DAY = new RegExp(String.raw`^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})${TIME}`);
+
 /** Numeric parts of a date cell: [a, b, y] for a/b/y, or a resolved date for unambiguous shapes. */
 function dateParts(raw: string): { ymd: string | null } | { a: number; b: number; y: number } | null {
   const s = raw.trim();
@@ -815,14 +820,12 @@ function dateParts(raw: string): { ymd: string | null } | { a: number; b: number
     return { ymd: isoDate(Number(m[1]), Number(m[2]), Number(m[3])) };
   m = /^(\d{1,2})[-./](\d{1,2})[-./](\d{4}|\d{2})(?:[ T,].*)?$/.exec(s);
   if (m) return { a: Number(m[1]), b: Number(m[2]), y: year(m[3]!) };
-  // A time after a date with a month word ("22 May 2025 21:27", "May 22, 2025 9:05 PM") is left out.
-  const TIME = String.raw`(?:[ T,]+\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)?$`;
-  m = new RegExp(String.raw`^(\d{1,2})[-. ]([A-Za-zÀ-ÿ]{3,9})\.?[-. ,]+(\d{4}|\d{2})${TIME}`).exec(s);
+  m = DAY_MONTH_WORD.exec(s);
   if (m) {
     const mon = MONTHS[fold(m[2]!)] ?? MONTHS[fold(m[2]!).slice(0, 3)];
     return { ymd: mon ? isoDate(year(m[3]!), mon, Number(m[1])) : null };
   }
-  m = new RegExp(String.raw`^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})${TIME}`).exec(s);
+  m = MONTH_WORD_DAY.exec(s);
   if (m) {
     const mon = MONTHS[fold(m[1]!)] ?? MONTHS[fold(m[1]!).slice(0, 3)];
     return { ymd: mon ? isoDate(Number(m[3]), mon, Number(m[2])) : null };

@@ -439,9 +439,10 @@ const AMOUNT_TEXT =
   /[-−+]?\(?\d[\d .,'’\u00a0\u202f]*[.,]\d{1,3}\)?(?:\s*(?:[A-Z]{3}|[€£$]|lei))?(?:\s*(?:CR|DR|Cr|Dr|S|H|-))?(?=\s|$)/g;
 
 /** The first amount after a label on a line ("Opening balance: 1.234,56 EUR" in one cell, or in a cell to its right). */
+/** An amount cell's value with its sign: debits negative. */
+const signed = (a: { minor: number; type: TransactionType | null }) => (a.type === 'debit' ? -a.minor : a.minor);
+
 function labelledAmount(line: Line, label: RegExp, decimals: number, hint: '.' | ',' | undefined): number | null {
-  const signed = (a: { minor: number; type: TransactionType | null } | null) =>
-    a ? (a.type === 'debit' ? -a.minor : a.minor) : null;
   const at = line.cells.findIndex((c) => label.test(foldAligned(c.text)));
   for (let j = Math.max(at, 0); j < line.cells.length; j += 1) {
     const c = line.cells[j]!;
@@ -474,17 +475,18 @@ function amountBelowLabel(
   const line = lines[i]!;
   const next = lines[i + 1];
   if (!next || next.page !== line.page || next.y0 - line.y1 > 2.5 * line.size) return null;
-  const at = line.cells.findIndex((c) => label.test(foldAligned(c.text)));
+  const folded = line.cells.map((c) => foldAligned(c.text));
+  const at = folded.findIndex((f) => label.test(f));
   if (at < 0) return null;
   // The label must be all its cell says ("Neuer Kontostand"), not a sentence that mentions a balance.
-  const m = label.exec(foldAligned(line.cells[at]!.text));
-  if (!m || foldAligned(line.cells[at]!.text).replace(m[0], '').replace(/[\s:]/g, '').length > 4) return null;
+  const m = label.exec(folded[at]!);
+  if (!m || folded[at]!.replace(m[0], '').replace(/[\s:]/g, '').length > 4) return null;
   const from = line.cells[at]!.x0 - line.size;
   const to = line.cells[at + 1]?.x0 ?? Number.POSITIVE_INFINITY;
   for (const c of next.cells) {
     if (c.x0 < from || c.x0 >= to) continue;
     const a = amountCell(c.text, decimals, hint);
-    if (a) return a.type === 'debit' ? -a.minor : a.minor;
+    if (a) return signed(a);
   }
   return null;
 }
@@ -493,7 +495,7 @@ function amountBelowLabel(
 function lineAmount(line: Line, decimals: number, hint: '.' | ',' | undefined): number | null {
   for (let j = line.cells.length - 1; j >= 0; j -= 1) {
     const a = amountCell(line.cells[j]!.text, decimals, hint);
-    if (a) return a.type === 'debit' ? -a.minor : a.minor;
+    if (a) return signed(a);
   }
   return null;
 }
@@ -979,10 +981,9 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       last = null;
       continue;
     }
-    // A booking on the same day as the one above, its date printed once for the day ("13 Feb | Pret A Manger" then
-    // "| Netflix.com | 10.99"): the date column is empty, an amount stands under an amount column.
-    // The day is the last one printed above, with or without an amount of its own ("31 Dec 20 | CR | A Testname" over
-    // "| LKOB KYS REKO | 650.00").
+    // A booking on a day printed once for several ("13 Feb | Pret A Manger" then "| Netflix.com | 10.99"): the date
+    // column is empty, an amount stands under an amount column, and the day is the last date printed above, with or
+    // without an amount of its own ("31 Dec 20 | CR | A Testname" over "| LKOB KYS REKO | 650.00").
     if (!d && cols && dateCol && day && day.page === line.page && first.x0 > dateCol.x1 + line.size) {
       const amountUnderColumn = line.cells.some(
         (c) => amountCell(c.text, decimals, hint) && numericColumn(cols!, c)?.role !== 'balance',

@@ -24,7 +24,7 @@ const TITLE_OR_NUMBER =
  * an order's invoice that prints no other date it is the day of the purchase, better than none (lowest score).
  */
 const PURCHASE_DATE =
-  /(?<![a-z])(?:order(?:ed)?|order date|order placed|bestell\w*|commande|ordine|pedido|deliver\w*|lever\w*|liefer\w*|livraison|consegna|entrega|levering\w*)(?![a-z])[^a-z]*$/;
+  /(?<![a-z])(?:order(?:ed)?|order date|order placed|bestell\w*|commande|ordine|pedido|deliver\w*|lever\w*|liefer\w*|livraison|consegna|entrega)(?![a-z])[^a-z]*$/;
 
 /** Position just after the last match of `re` in `s`, or -1. */
 function lastEnd(re: RegExp, s: string): number {

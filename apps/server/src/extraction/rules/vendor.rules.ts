@@ -277,6 +277,8 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
   // Whether a seller label ("Sold by", "Verkäufer", "Fournisseur" …) names someone: then the mail's sender does not.
   let sellerLabelled = false;
   const customerNames = new Set<string>();
+  /** One candidate per spelling: the cleaned name's letters and digits, lower case. */
+  const keyOf = (name: string) => name.toLowerCase().replace(/[^\p{L}\d]/gu, '');
   const add = (raw: string, score: number, line: number) => {
     const name = cleanVendor(raw);
     if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name) || isOwn(name)) return;
@@ -290,7 +292,7 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
     if (customerNames.has(coreName(name))) return;
     const f = name.toLowerCase();
     if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
-    const key = f.replace(/[^\p{L}\d]/gu, '');
+    const key = keyOf(name);
     const prev = scores.get(key);
     if (!prev) scores.set(key, { name, score, first: line });
     else {
@@ -558,12 +560,10 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
   // of two such blocks the left one (the customer's usually stands right, or is labelled).
   const heads: Array<{ text: string; x0: number; line: number }> = [];
   doc.lines.forEach((line, i) => {
-    if (line.page !== 1 || line.rel > 0.35) return;
+    // A table's header row ("StockNo | Item # | Make | …") is no address block.
+    if (line.page !== 1 || line.rel > 0.35 || line.cells.length > 2) return;
     line.cells.forEach((cell, j) => {
       const text = cell.text.trim();
-      // A table's header row ("StockNo | Item # | Make | …") is no address block; a label/value column far to the
-      // right of the block is ("Guillaume Debailly" … "N° de facture | 1574685813712").
-      if (line.cells.length > 2) return;
       if (customer.has(`${i}:${j}`) || /[\d@:]/.test(text) || text.split(/\s+/).length > 5) return;
       const fn = doc.folded[i]![j]!;
       if (isLabel(text) || isPartyWord(fn) || NOT_A_COMPANY.test(fn) || TOTAL_WORDS.test(fn) || ADDRESSY.test(text))
@@ -583,13 +583,8 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
   });
   const leftmost = Math.min(...heads.map((h) => h.x0));
   // Only where no other signal named it: a block's place is no second sighting of a name found already.
-  const known = (t: string) =>
-    scores.has(
-      cleanVendor(t)
-        .toLowerCase()
-        .replace(/[^\p{L}\d]/gu, ''),
-    );
-  for (const h of heads) if (!known(h.text)) add(h.text, h.x0 === leftmost ? 0.5 : 0.46, h.line);
+  for (const h of heads)
+    if (!scores.has(keyOf(cleanVendor(h.text)))) add(h.text, h.x0 === leftmost ? 0.5 : 0.46, h.line);
 
   // 6. The page's own web or mail domain names the issuer: raise the candidates spelt like it, and take a block's
   // first line near the top or in the footer that is (no customer block, no digits, a few words).
