@@ -13,7 +13,7 @@
  *       truth (eval/bank-exports, bank-exports.dataset.ts), scored like (d), all formats and each format apart, its
  *       held-out part (round 2, a fixed SHA-256 rule) in the held-out section.
  * Part of `npm run eval`; alone: `npx tsx apps/server/eval/statement.eval.ts [--verbose] [--no-ocr]
- * [--only <family-name substrings, comma-separated>] [--timeout <s>]` (--verbose lists the dev families' errors only,
+ * [--only <family-name substrings, comma-separated>] [--timeout <s>] [--stmt-dir DIR]` (--verbose lists the dev families' errors only,
  * never the held-out ones'; --only skips the structured sets and the real corpora, e.g. `--only 'dev layouts'`
  * for the dev scans alone, and reaches held-out families only through a substring that says 'held out').
  */
@@ -199,16 +199,32 @@ export async function runGeneratedOfx(): Promise<StatementScore[]> {
  */
 export async function runBankExports(
   split: 'dev' | 'held-out',
+  dir?: string,
 ): Promise<{ all: StatementScore; parts: StatementScore[] }> {
-  const entries = loadBankExports();
+  const entries = loadBankExports(dir);
+  const label = dir ? `statements in ${path.basename(dir)}` : 'real bank exports';
   const parts: StatementScore[] = [];
   for (const format of BANK_EXPORT_FORMATS) {
     const items = entries.filter((e) => e.item.format === format);
     if (!items.some((e) => e.item.split === split)) continue;
-    parts.push(await runRealStatements(readStatement, split, { load: () => items, label: `  bank exports ${format}` }));
+    const partLabel = dir ? `  ${format}` : `  bank exports ${format}`;
+    parts.push(await runRealStatements(readStatement, split, { load: () => items, label: partLabel }));
   }
-  const name = `real bank exports (${split === 'dev' ? 'dev' : 'held out, never tuned on'})`;
+  const name = `${label} (${split === 'dev' ? 'dev' : 'held out, never tuned on'})`;
   return { all: mergeStatementScores(name, parts), parts };
+}
+
+/**
+ * `--stmt-dir DIR`: a folder laid out like eval/bank-exports (files/ and a truth.json in its schema), e.g. a fresh
+ * sample or an independent generator's statements kept outside the repository, measured before anything is tuned on
+ * it: its dev part (with the single failures under --verbose), then its held-out part (score only).
+ */
+export async function runStatementDir(dir: string, verbose: boolean): Promise<StatementScore[]> {
+  const dev = await runBankExports('dev', dir);
+  printBankExports(dev, verbose);
+  const held = await runBankExports('held-out', dir);
+  printBankExports(held, false);
+  return [dev.all, held.all];
 }
 
 /** The corpus line, then one per format; the single failures (dev only) once, after them. */
@@ -300,12 +316,20 @@ export async function runStatementEval(options: StatementEvalOptions = {}): Prom
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const flag = (f: string) => (args.includes(f) ? args[args.indexOf(f) + 1] : undefined);
-  await runStatementEval({
-    verbose: args.includes('--verbose'),
-    ocr: !args.includes('--no-ocr'),
-    ...(flag('--only') ? { only: flag('--only')!.split(',') } : {}),
-    ...(flag('--timeout') ? { timeoutMs: Number(flag('--timeout')) * 1000 } : {}),
-  });
+  const dir = flag('--stmt-dir');
+  if (dir) {
+    if (flag('--timeout')) {
+      const { configureDocumentSandbox } = await import('../src/sandbox/document-sandbox');
+      await configureDocumentSandbox({ timeoutMs: Number(flag('--timeout')) * 1000 });
+    }
+    await runStatementDir(path.resolve(dir), args.includes('--verbose'));
+  } else
+    await runStatementEval({
+      verbose: args.includes('--verbose'),
+      ocr: !args.includes('--no-ocr'),
+      ...(flag('--only') ? { only: flag('--only')!.split(',') } : {}),
+      ...(flag('--timeout') ? { timeoutMs: Number(flag('--timeout')) * 1000 } : {}),
+    });
   const { closeDocumentSandbox } = await import('../src/sandbox/document-sandbox');
   await closeDocumentSandbox();
 }

@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
 import type { Command } from 'commander';
-import { loadConfig } from '../config';
 import type { AddedFile } from '../uploads/uploads.service';
 import { loadRuntime } from './lazy';
 import { printJson } from './output';
@@ -22,6 +21,7 @@ export function registerAddCommand(program: Command): void {
     .option('--drive', 'then file the new invoices in the drive chosen in Settings')
     .option('--json', 'print one result per file as JSON on stdout')
     .action(async (paths: string[], options: AddOptions) => {
+      const { loadConfig } = await import('../config');
       const config = loadConfig();
       const { createRuntime, createLogger } = await loadRuntime();
       const runtime = await createRuntime(config, createLogger('warn', process.stderr));

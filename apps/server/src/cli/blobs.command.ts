@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { type Command, Option } from 'commander';
-import { type Config, loadConfig } from '../config';
+import type { Config } from '../config';
 import { ValidationError } from '../errors';
 import type { BlobProgress } from '../invoices/blob-migration';
 import type { DocumentStoreKind } from '../invoices/blob-store.factory';
@@ -111,6 +111,7 @@ export function registerBlobsCommand(program: Command): void {
     .addOption(new Option('--from <store>', 'the store to copy from (default: DOCUMENT_STORE)').choices(KINDS))
     .option('--json', 'print the result as JSON on stdout')
     .action(async (options: { to: DocumentStoreKind; from?: DocumentStoreKind; json?: boolean }) => {
+      const { loadConfig } = await import('../config');
       const { exitCode, result } = await runBlobsMigrate(loadConfig(), options);
       if (options.json) printJson(result);
       process.exitCode = exitCode;
@@ -121,6 +122,7 @@ export function registerBlobsCommand(program: Command): void {
     .option('--verify', 'also read every document and check its SHA-256')
     .option('--json', 'print the result as JSON on stdout')
     .action(async (options: { verify?: boolean; json?: boolean }) => {
+      const { loadConfig } = await import('../config');
       const { exitCode, result } = await runBlobsCheck(loadConfig(), options);
       if (options.json) printJson(result);
       process.exitCode = exitCode;

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { documentSettings, loadConfig } from '../config';
 import { exitWithError, printJson } from './output';
 
 interface ExtractCommandOptions {
@@ -26,13 +25,17 @@ export function registerExtractCommand(program: Command): void {
     .option('--model-key <key>', 'API key for --model-url')
     .option('--vision', 'send page images to the model when there is no text layer')
     .action(async (file: string, options: ExtractCommandOptions) => {
-      const { extractFile, publicFields, shutdownExtraction, configureDocumentSandbox } = await import(
-        '../extraction/index'
-      );
-      // The file is read in the document sandbox, with the limits of the configuration (README).
+      // The file is read in the document sandbox, with the limits of the configuration (README). Its child starts
+      // first and loads the readers while this process loads the rest (a one-page PDF then takes about half a second).
+      const [{ documentSettings, loadConfig }, sandbox] = await Promise.all([
+        import('../config'),
+        import('../sandbox/document-sandbox'),
+      ]);
       const config = loadConfig();
       const documents = documentSettings(config.documents);
-      await configureDocumentSandbox({ ...documents.sandbox, processes: 1 });
+      await sandbox.configureDocumentSandbox({ ...documents.sandbox, processes: 1 });
+      sandbox.prewarmDocumentSandbox();
+      const { extractFile, publicFields, shutdownExtraction } = await import('../extraction/index');
       const model =
         options.modelUrl && options.modelName
           ? {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config';
 import { loadRuntime } from './lazy';
 import { printJson } from './output';
 
@@ -18,6 +17,7 @@ export function registerImportCommand(program: Command): void {
     .option('--account <email>', 'the mailbox these messages belong to (shown as a connected account)')
     .option('--json', 'print the summary as JSON on stdout')
     .action(async (path: string, options: ImportOptions) => {
+      const { loadConfig } = await import('../config');
       const config = loadConfig();
       const { createRuntime, createLogger } = await loadRuntime();
       const runtime = await createRuntime(config, createLogger('warn', process.stderr));

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config';
 import { loadDatabase } from './lazy';
 
 export function registerMigrateCommand(program: Command): void {
@@ -7,6 +6,7 @@ export function registerMigrateCommand(program: Command): void {
     .command('migrate')
     .description('apply pending database migrations (start does this by itself)')
     .action(async () => {
+      const { loadConfig } = await import('../config');
       const config = loadConfig();
       const { openDatabase, runMigrations } = await loadDatabase();
       const database = await openDatabase(config);

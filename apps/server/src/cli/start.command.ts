@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config';
 import { ConfigError } from '../errors';
 import { loadRuntime } from './lazy';
 import { once } from './once';
@@ -11,6 +10,7 @@ export function registerStartCommand(program: Command): void {
     .command('start')
     .description('start the web app, the API and (unless INVOICEBOX_WORKERS=false) the job workers in one process')
     .action(async () => {
+      const { loadConfig } = await import('../config');
       const config = loadConfig();
       const { createRuntime, createLogger } = await loadRuntime();
       const { buildApp } = await import('../http/app');

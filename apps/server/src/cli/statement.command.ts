@@ -1,6 +1,5 @@
 import { minorUnitsToDecimal } from '@invoicebox/core';
 import type { Command } from 'commander';
-import { loadConfig } from '../config';
 import { exitWithError, printJson } from './output';
 
 export function registerStatementCommand(program: Command): void {
@@ -23,6 +22,7 @@ export function registerStatementCommand(program: Command): void {
             import('../bank/statement-merge'),
           ]);
           // The same endpoint settings as `extract`; its reading is taken only when it passes the balance check.
+          const { loadConfig } = await import('../config');
           const model =
             options.modelUrl && options.modelName
               ? { baseURL: options.modelUrl, apiKey: options.modelKey ?? 'none', model: options.modelName }

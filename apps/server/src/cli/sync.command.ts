@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config';
 import { AppError } from '../errors';
 import { loadRuntime } from './lazy';
 import { printJson } from './output';
@@ -30,6 +29,7 @@ export function registerSyncCommand(program: Command): void {
     .option('--drive', 'then file the new invoices in the drive chosen in Settings')
     .option('--json', 'print the per-account results as JSON on stdout')
     .action(async (options: SyncOptions) => {
+      const { loadConfig } = await import('../config');
       const config = loadConfig();
       const { createRuntime, createLogger } = await loadRuntime();
       const runtime = await createRuntime(config, createLogger('warn', process.stderr));

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config';
 import { loadRuntime } from './lazy';
 import { once } from './once';
 import { installProcessErrorPolicy } from './process-errors';
@@ -11,6 +10,7 @@ export function registerWorkerCommand(program: Command): void {
     .description('run job workers only (start any number of them beside `start` to scale out)')
     .option('-c, --concurrency <n>', 'jobs run at once by this process (default: WORKER_CONCURRENCY)')
     .action(async (options: { concurrency?: string }) => {
+      const { loadConfig } = await import('../config');
       const config = loadConfig();
       const { createRuntime, createLogger } = await loadRuntime();
       const logger = createLogger(config.logLevel);

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../eval/eval.dataset';
 import { flateBombPdf, manyScanJpeg, whitePng, zeroSizePng } from '../../test/extraction/bad-inputs';
 import { extractInvoiceFields as extractInProcess } from './extraction.service';
+import { prewarmDocumentSandbox } from '../sandbox/document-sandbox';
 import {
   closeDocumentSandbox,
   configureDocumentSandbox,
@@ -27,6 +28,18 @@ describe('extraction in the document sandbox', () => {
     expect(documentSandboxPids()).not.toContain(process.pid);
     expect(sandboxed.errors).toEqual([]);
     expect(publicFields(sandboxed)).toEqual(publicFields(await extractInProcess({ bytes, filename: 'aws.pdf' })));
+  });
+
+  it('starts a child ahead of the first document when asked, and reads that document in it', async () => {
+    await configureDocumentSandbox({ processes: 1 });
+    expect(documentSandboxPids()).toEqual([]);
+    prewarmDocumentSandbox();
+    await expect.poll(() => documentSandboxPids(), { timeout: 30_000 }).toHaveLength(1);
+    const warmed = documentSandboxPids()[0];
+    const r = await extractInvoiceFields({ bytes: new Uint8Array(readFileSync(realPdf)), filename: 'aws.pdf' });
+    expect(r.errors).toEqual([]);
+    expect(r.amount).toBe(4.11);
+    expect(documentSandboxPids()).toEqual([warmed]);
   });
 
   it('refuses the images that crashed the process, from their headers, before any decoder sees them', async () => {

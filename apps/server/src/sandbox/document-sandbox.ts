@@ -87,6 +87,17 @@ export async function runDocumentTask<T>(name: string, input: unknown, timeoutMs
   return (await getPool()).run<T>(name, input, timeoutMs);
 }
 
+/**
+ * Starts a child and has it load the invoice readers now, so that the first document does not wait for them (the
+ * CLI's `extract`, which otherwise forks only once it has loaded everything itself). Best effort: a child that cannot
+ * start fails the document that follows, with the usual error.
+ */
+export function prewarmDocumentSandbox(): void {
+  void getPool()
+    .then((p) => p.run('warm', null, settings.timeoutMs))
+    .catch(() => {});
+}
+
 /** The per-document time limit of the current settings. */
 export function documentTimeoutMs(): number {
   return settings.timeoutMs;
