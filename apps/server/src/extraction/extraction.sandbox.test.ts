@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../eval/eval.dataset';
 import { flateBombPdf, manyScanJpeg, whitePng, zeroSizePng } from '../../test/extraction/bad-inputs';
-import { extractInvoiceFields as extractInProcess } from './extraction.service';
 import { prewarmDocumentSandbox } from '../sandbox/document-sandbox';
+import { extractInvoiceFields as extractInProcess } from './extraction.service';
 import {
   closeDocumentSandbox,
   configureDocumentSandbox,

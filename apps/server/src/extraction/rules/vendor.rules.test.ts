@@ -294,3 +294,58 @@ Firma ID: 821017432
     ).toBe('Fly Chicken 1 As');
   });
 });
+
+describe('issuer blocks of e-invoice visualisations (ZUGFeRD stylesheets)', () => {
+  it('reads the seller under its section label past its number lines; a company named "…-Kunde" opens no customer block; the officer under "Geschäftsführung:" is no issuer', () => {
+    expect(
+      vendor(`
+Mietrechnung Nr. 9314110911/00/M/00/N vom 01.10.2018
+Verkäufer:
+Nummer  : 549910
+Globale Nummer: 4333741000005 (GTIN)
+Fahrzeugvermietung Nord
+Musterstr. 99
+DE 99199 MUSTERHAUSEN
+Käufer/Leistungsempfänger:
+Nummer  : 9314110911
+MUSTER-KUNDE GMBH
+KUNDENWEG 88
+DE 40235 DUESSELDORF
+Qualifizierung der Textart: Regulatory information
+Fahrzeugvermietung Nord GMBH
+Musterstr. 99
+Geschäftsführung:
+Maxima Musterfrau
+USt-IdNr: DE136695976
+Gesamtbetrag                 206,13 EUR`),
+    ).toMatch(/^Fahrzeugvermietung Nord/);
+  });
+
+  it('takes a label and its value split by dashes for no return address', () => {
+    expect(
+      vendor(`
+Handelsrechnung Nr. E2018092011804 vom 20.09.2018
+Referenz des Käufers    : 05 158 004 - 11023 - 45
+Bestellung              : 2018092011804
+Verkäufer:
+Verkehrsbetriebe GmbH
+Musterstraße 3
+DE 12345 Berlin
+USt.-Id.-Nr. : DE123456789
+Gesamtbetrag                 8,41 EUR`),
+    ).toBe('Verkehrsbetriebe GmbH');
+  });
+
+  it('never takes a sentence citing terms (§) for a name, whatever legal form it seems to end in', () => {
+    expect(
+      vendor(`
+MVM Musterhafter Versicherungsverein a.G.
+Musterstr. 12
+12345 Musterstadt
+Beitragsrechnung Nr. 01.234.567.8            11. März 2014
+zu zahlender Beitrag                       440,00 €
+Bitte zeigen Sie Änderungen des
+versicherten Haftpflichtrisikos gemäß § 8 Ziff. II AHB an.`),
+    ).toBe('MVM Musterhafter Versicherungsverein a.G.');
+  });
+});

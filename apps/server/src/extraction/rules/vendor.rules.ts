@@ -163,6 +163,17 @@ function matchesDomain(name: string, domains: string[]): boolean {
 /** Separators of a one-line sender address: "Company - Street 1 - 12345 City", "A GmbH ● Weg 1 ● 12345 Ort". */
 const RETURN_SEP = /\s+[-–·|•●∙⋅]\s+/;
 
+/**
+ * A window envelope's return-address line ("Company - Street 1 - 12345 City"): its parts, the sender's name first, or
+ * null. A label and its value ("Referenz des Käufers : 05 158 004 - 11023 - 45") is no address, however it splits.
+ */
+function returnAddressParts(line: { text: string }): string[] | null {
+  const parts = line.text.split(RETURN_SEP);
+  if (parts.length < 3 || !ADDRESSY.test(parts.slice(1).join(' '))) return null;
+  if (/:/.test(parts[0]!)) return null;
+  return parts;
+}
+
 /** Strips labels, titles and trailing punctuation around a company name. */
 export function cleanVendor(raw: string): string {
   let s = raw.replace(/\s+/g, ' ').trim();
@@ -249,6 +260,8 @@ const PAGE_NUMBER =
 function plausibleName(s: string): boolean {
   if (s.length < 2 || s.length > 80) return false;
   if (PAGE_NUMBER.test(s.trim())) return false;
+  // A paragraph sign cites a law or terms ("gemäß § 8 Ziff. II AHB"): a sentence, never a name.
+  if (s.includes('§')) return false;
   if (!/\p{L}{2}/u.test(s) || ocrNoise(s)) return false;
   if (formFieldsOnly(s)) return false;
   const letters = s.replace(/[^\p{L}]/gu, '').length;
@@ -262,7 +275,12 @@ function plausibleName(s: string): boolean {
  * with a legal form (GmbH, S.A.R.L., B.V., Ltd …) outside the customer's address block, the return-address line of a
  * window envelope, and the large heading at the top of the first page.
  */
-export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string> | null {
+export function findVendor(
+  doc: Doc,
+  hints: PartyHints = {},
+  /** Every candidate with its final score (diagnostics: eval/rules-lines.ts --candidates). */
+  onCandidates?: (list: Array<{ name: string; score: number; first: number }>) => void,
+): FieldGuess<string> | null {
   const scores = new Map<string, { name: string; score: number; first: number }>();
   // The person's own names and mail domains: on their invoices they are the buyer, whatever the layout suggests.
   const ownNames = (hints.ownNames ?? []).map(coreName).filter((n) => n.length >= 5);
@@ -308,7 +326,10 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
     line.cells.forEach((_cell, j) => {
       const f = doc.folded[i]![j]!;
       // A bare "To:" heading ("An", "À", "Aan", "Para") in a cell of its own also opens the customer's block.
-      if (!CUSTOMER_LABEL.test(f.slice(0, 30)) && !BARE_TO.test(f)) return;
+      const label = CUSTOMER_LABEL.exec(f.slice(0, 30));
+      if (!label && !BARE_TO.test(f)) return;
+      // The word inside a hyphenated compound ("MUSTER-KUNDE GMBH", a column "Art-Nr-Kunde") labels nothing.
+      if (label && /\p{L}-$/u.test(f.slice(0, label.index))) return;
       customer.add(`${i}:${j}`);
       if (line.cells[j + 1]) customer.add(`${i}:${j + 1}`);
       let cur: [number, number] | null = [i, j];
@@ -340,8 +361,7 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
   // recipient's address, so the lines below it are the customer's.
   doc.lines.forEach((line, i) => {
     if (line.page !== 1 || line.rel > 0.35) return;
-    const parts = line.text.split(RETURN_SEP);
-    if (parts.length < 3 || !ADDRESSY.test(parts.slice(1).join(' '))) return;
+    if (!returnAddressParts(line)) return;
     let cur: [number, number] | null = [i, 0];
     for (let k = 0; k < 4 && cur; k++) {
       const c: { x0: number; x1: number } = doc.lines[cur[0]]!.cells[cur[1]]!;
@@ -436,10 +456,8 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
       }
       if (inCustomer) return;
       // 2. Return address line "Company - Street 1 - 12345 City".
-      const parts = j === 0 ? line.text.split(RETURN_SEP) : [];
-      if (parts.length >= 3 && line.page === 1 && line.rel < 0.35 && ADDRESSY.test(parts.slice(1).join(' '))) {
-        add(parts[0]!, LEGAL_FORM.test(parts[0]!) ? 0.8 : 0.65, i);
-      }
+      const parts = j === 0 ? returnAddressParts(line) : null;
+      if (parts && line.page === 1 && line.rel < 0.35) add(parts[0]!, LEGAL_FORM.test(parts[0]!) ? 0.8 : 0.65, i);
       // 2b. The legal footer line: "Acme GmbH · Registergericht …", "Atelier Durand SARL · SIRET …", "X B.V. · KvK …".
       // The name in front of the first separator of a line that states the issuer's registration.
       if (line.rel > 0.75 && j === 0 && REGISTRATION.test(f)) {
@@ -537,6 +555,8 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
           top = [k, hit];
           continue;
         }
+        // Under "Geschäftsführung:" / "Managing Director:" stands a person, the officer, not the company.
+        if (over && /:\s*$/.test(over.text) && NOT_A_COMPANY.test(foldPlain(over.text))) return;
         name = [k, hit];
         break;
       }
@@ -664,6 +684,7 @@ export function findVendor(doc: Doc, hints: PartyHints = {}): FieldGuess<string>
       a.score = Math.max(a.score, b.score) + 0.04;
       b.score = -1;
     }
+  onCandidates?.([...scores.values()].filter((c) => c.score >= 0).sort((a, b) => b.score - a.score));
   let best: { name: string; score: number; first: number } | null = null;
   for (const c of scores.values()) {
     if (!best || c.score > best.score || (c.score === best.score && c.first < best.first)) best = c;
