@@ -40,6 +40,56 @@ describe('text PDFs generated with pdf-lib', () => {
   });
 });
 
+describe('the issuer named only in a picture', () => {
+  /** A text invoice whose letterhead is an image: the logo's words, and no name in the text layer. */
+  async function logoInvoice(logo: string[] | null): Promise<Uint8Array> {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const { createCanvas } = await import('@napi-rs/canvas');
+    const doc = await PDFDocument.create();
+    const p = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    if (logo) {
+      const canvas = createCanvas(900, 260);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, 900, 260);
+      ctx.fillStyle = '#1a3d7c';
+      ctx.font = 'bold 96px sans-serif';
+      logo.forEach((word, k) => ctx.fillText(word, 20, 105 + k * 115));
+      const png = await doc.embedPng(canvas.toBuffer('image/png'));
+      p.drawImage(png, { x: 40, y: 720, width: 225, height: 65 });
+    }
+    const rows = [
+      [430, 780, 'Invoice 2021-001-F'],
+      [430, 765, 'Date: 01/02/2021'],
+      [330, 680, 'Client: Jeanne Martin'],
+      [330, 665, '12 rue des Lilas, 75011 Paris'],
+      [50, 560, 'Description                          Qty        Amount'],
+      [50, 540, 'Formation impression 3D              1          165,00 EUR'],
+      [330, 480, 'Total TTC               165,00 EUR'],
+    ] as const;
+    for (const [x, y, text] of rows) p.drawText(text, { x, y, size: 10, font });
+    return new Uint8Array(await doc.save());
+  }
+
+  it('reads the logo by OCR when the text names no issuer, and nothing else from it', async () => {
+    const r = await extractInvoiceFields(
+      { bytes: await logoInvoice(['NORDLICHT', 'ATELIER']), filename: 'logo.pdf' },
+      { ocr: true, ocrLanguages: ['eng'] },
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.vendor).toMatch(/NORDLICHT ATELIER/);
+    expect(r.amount).toBe(165);
+    expect(r.invoice_number).toBe('2021-001-F');
+  }, 120_000);
+
+  it('leaves the vendor empty when there is no picture to read', async () => {
+    const r = await extractInvoiceFields({ bytes: await logoInvoice(null), filename: 'plain.pdf' }, { ocr: true });
+    expect(r.vendor).toBeNull();
+    expect(r.amount).toBe(165);
+  }, 120_000);
+});
+
 describe('Factur-X: XML attached to a PDF wins over the text', () => {
   it('reads the embedded CII', async () => {
     const { PDFDocument, StandardFonts } = await import('pdf-lib');

@@ -210,6 +210,8 @@ async function run(
   let ocrImages: Array<() => Promise<import('@napi-rs/canvas').Canvas>> = [];
   /** An image file's page as OCR read it (for a second reading). */
   let photo: Canvas | null = null;
+  /** A text PDF's first page read for the text only its pictures carry (a logo), when the text names no issuer. */
+  let pictureText: (() => Promise<Line[] | null>) | null = null;
 
   if (kind === 'xml') {
     if (bytes.length > limits.maxXmlBytes) throw new ExtractionError('file_too_large', 'The XML file is too large');
@@ -306,6 +308,20 @@ async function run(
         const ocrLines = await ocrAll(ocrImages, options, result, pickOcrPages(scanned, limits.maxOcrPages), pageDone);
         lines = mergeLines(lines, ocrLines);
       }
+      if (options.ocr !== false && textPages.has(1)) {
+        const pageWords = words.filter((w) => w.page === 1);
+        pictureText = async () => {
+          const doc = await openPdf(bytes, {
+            maxImagePixels: limits.maxImagePixels,
+            inflateBudgetBytes: limits.maxInflateBytes,
+          });
+          try {
+            return await pictureLines(doc, pageWords, text.pageHeights.get(1) ?? 842, options, pageDone);
+          } finally {
+            await (doc as { destroy(): Promise<void> }).destroy().catch(() => undefined);
+          }
+        };
+      }
     } finally {
       await (pdf as { destroy(): Promise<void> } | null)?.destroy().catch(() => undefined);
     }
@@ -366,6 +382,23 @@ async function run(
     const again = await croppedReading(photo, options, pageDone);
     if (again) fillMissing(rules, extractFieldsFromLines(again, options.hints));
   }
+  if (pictureText && !rules.vendor) {
+    // The issuer's name only in a picture (a logo, a letterhead scanned into the page): read it there, and take
+    // only the vendor from that reading; the text layer stays the source of everything else.
+    // The rules over the page with its pictures' lines first (a legal name in the picture outranks the logo's
+    // brand), else the picture's largest words.
+    const more = await pictureText().catch(() => null);
+    if (more?.length) {
+      const again = extractFieldsFromLines(mergeLines(lines, more), options.hints).vendor;
+      const { pictureName } = await import('./rules/vendor.rules');
+      const logo = pictureName(more);
+      const sure = again && again.confidence >= FILL_CONFIDENCE ? again : null;
+      // A stacked logo ("NORDLICHT" over "ATELIER"): the rules see its first line, the picture the whole name.
+      const fuller = sure && logo && logo.value.toLowerCase().includes(sure.value.toLowerCase()) ? logo : null;
+      const named = fuller ?? sure ?? logo;
+      if (named) rules.vendor = named;
+    }
+  }
   applyRules(result, rules, source);
   result.meta.kind = metaKind;
   if (options.model) {
@@ -398,6 +431,44 @@ async function croppedReading(page: Canvas, options: ExtractOptions, pageDone: (
   if (crop === page) return null;
   const scratch = emptyResult();
   return ocrAll([async () => crop], options, scratch, [1], pageDone);
+}
+
+/**
+ * The text a text PDF's first page carries in pictures only: the page is rendered, every word of its text layer is
+ * painted over, and what ink is left (a logo, a scanned letterhead, text drawn as outlines) is read by OCR. Lines in
+ * the text layer's units (points), so that sizes and positions compare with it. Null when nothing is left to read.
+ */
+async function pictureLines(
+  pdf: Awaited<ReturnType<Awaited<ReturnType<typeof loadPdfModules>>['openPdf']>>,
+  pageWords: Word[],
+  pageHeight: number,
+  options: ExtractOptions,
+  pageDone: () => void,
+): Promise<Line[] | null> {
+  const { renderPdfPage } = await loadPdfModules();
+  const canvas = await renderPdfPage(pdf, 1, 300);
+  const scale = canvas.height / pageHeight;
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  // A little beyond each word's box: anti-aliased edges and accents left standing read as noise.
+  for (const w of pageWords) {
+    const pad = 0.15 * (w.y1 - w.y0);
+    ctx.fillRect(
+      (w.x0 - pad) * scale,
+      (w.y0 - pad) * scale,
+      (w.x1 - w.x0 + 2 * pad) * scale,
+      (w.y1 - w.y0 + 2 * pad) * scale,
+    );
+  }
+  const { ocrPage } = await import('./ocr/ocr.pipeline');
+  // One English pass: a logo's few words tell no language, and every further model is a full pass.
+  const r = await ocrPage(canvas, 1, { ...options, ocrLanguages: options.ocrLanguages ?? ['eng'] });
+  pageDone();
+  const words = r.words
+    .filter((w) => w.text.trim())
+    .map((w) => ({ ...w, x0: w.x0 / scale, x1: w.x1 / scale, y0: w.y0 / scale, y1: w.y1 / scale }));
+  if (!words.length) return null;
+  return buildLines(words, new Map([[1, pageHeight]]));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FieldGuess, PartyHints } from '../extraction.types';
+import type { FieldGuess, Line, PartyHints } from '../extraction.types';
 import { findDates } from './date.parser';
 import { cellBelow, type Doc, editDistance } from './document';
 import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VENDOR_LABEL } from './labels';
@@ -690,4 +690,45 @@ export function findVendor(
     if (!best || c.score > best.score || (c.score === best.score && c.first < best.first)) best = c;
   }
   return best ? { value: best.name, confidence: Math.min(0.9, best.score) } : null;
+}
+
+/**
+ * The issuer's name in a text PDF's pictures (a logo or a letterhead drawn as an image, read by OCR with the text
+ * layer painted out): the largest group of picture lines, read top-down, where words of a stacked logo ("DE VINCI" over
+ * "FABLAB") stand on consecutive lines. OCR's stray marks at the ends ("— ", "$;") are dropped. Only asked when the
+ * text names no issuer: weak (0.6), and null when what is left is no plausible name.
+ */
+export function pictureName(lines: Line[]): FieldGuess<string> | null {
+  const clean = (t: string) =>
+    t
+      .replace(/^[^\p{L}\d]+|[^\p{L}\d.)]+$/gu, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const usable = lines
+    .filter((l) => l.page === 1)
+    .map((l) => ({ l, text: clean(l.text) }))
+    .filter(({ text }) => /\p{L}{2}/u.test(text) && !findDates(text).length && !findAmounts(text).length);
+  const groups: Array<{ lines: typeof usable; size: number; rel: number }> = [];
+  for (const u of usable) {
+    const g = groups[groups.length - 1];
+    const prev = g?.lines[g.lines.length - 1]?.l;
+    const stacked =
+      prev &&
+      u.l.y0 - prev.y1 < 1.2 * Math.max(prev.size, u.l.size) &&
+      u.l.cells[0]!.x0 < prev.cells[prev.cells.length - 1]!.x1 &&
+      prev.cells[0]!.x0 < u.l.cells[u.l.cells.length - 1]!.x1;
+    if (g && stacked && g.lines.length < 3) {
+      g.lines.push(u);
+      g.size = Math.max(g.size, u.l.size);
+    } else groups.push({ lines: [u], size: u.l.size, rel: u.l.rel });
+  }
+  // The largest print wins; of equals, the higher on the page (a letterhead opens it).
+  groups.sort((a, b) => b.size - a.size || a.rel - b.rel);
+  for (const g of groups) {
+    const name = cleanVendor(g.lines.map((x) => x.text).join(' '));
+    if (!plausibleName(name) || ocrNoise(name) || BANK_NAME.test(foldPlain(name))) continue;
+    if (TITLE_WORDS.test(name.toLowerCase()) || isLabel(name) || name.split(/\s+/).length > 6) continue;
+    return { value: name, confidence: 0.6 };
+  }
+  return null;
 }
