@@ -38,4 +38,16 @@ describe('lines and cells from positioned words', () => {
     );
     expect(lines.map((l) => l.text)).toEqual(['Numéro de facture', 'Invoice date Aug 31, 2024']);
   });
+
+  it('reads a narrow private-use glyph between two words as a hyphen, and a wide one (an icon) as nothing', () => {
+    const lines = buildLines(
+      [
+        ...row(100, ['EBEB2CD6', 0, 80], ['\ue088', 80, 89], ['0027', 89, 130]),
+        ...row(200, ['May 1', 0, 50], ['\ue088', 56, 66], ['May 31, 2025', 72, 190]),
+        ...row(300, ['\uf095', 0, 20], ['+49 30 1234567', 26, 160]),
+      ],
+      new Map(),
+    );
+    expect(lines.map((l) => l.text)).toEqual(['EBEB2CD6-0027', 'May 1 - May 31, 2025', '+49 30 1234567']);
+  });
 });

@@ -43,6 +43,17 @@ export function normalizeWordText(text: string): string {
     .replace(/\u3000/g, ' ');
 }
 
+/**
+ * A glyph the PDF maps to no character but a private-use code point (a subset font's hyphen or dash: Chromium prints
+ * "EBEB2CD6-0027" with one), standing alone as a text item: a narrow one is read as a hyphen, a wide one (an icon
+ * font's phone or mail sign) as nothing. Undefined for any other word.
+ */
+function privateGlyph(word: Word): string | undefined {
+  if (!/^[\uE000-\uF8FF]$/.test(word.text)) return undefined;
+  const height = word.y1 - word.y0;
+  return height > 0 && word.x1 - word.x0 <= 0.6 * height ? '-' : '';
+}
+
 /** Kana, kanji and CJK punctuation at the end or start of a word. */
 const CJK_END = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]$/u;
 const CJK_START = /^[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]/u;
@@ -56,7 +67,8 @@ export function buildLines(words: Word[], pageHeights: Map<number, number>): Lin
   const byPage = new Map<number, Word[]>();
   for (const word of words) {
     if (!word.text.trim()) continue;
-    const text = normalizeWordText(word.text);
+    const text = privateGlyph(word) ?? normalizeWordText(word.text);
+    if (!text) continue;
     const w = text === word.text ? word : { ...word, text };
     const list = byPage.get(w.page) ?? [];
     list.push(w);

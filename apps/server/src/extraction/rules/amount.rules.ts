@@ -1,6 +1,6 @@
 import type { FieldGuess } from '../extraction.types';
 import { AMOUNT_WEIGHTS, type AmountFeature, type AmountFeatures, amountScore } from './amount.weights';
-import { cellBelow, type Doc, editDistance, isValueCell, labelAbove } from './document';
+import { cellBelow, columnCell, type Doc, editDistance, isValueCell, labelAbove } from './document';
 import { INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
 import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser';
 
@@ -29,7 +29,7 @@ const DUE_ONLY =
   /(?<![a-z])(amount due|balance due|total due|zu zahlen\w*|zahlbetrag|te betalen|openstaand|net a payer|reste a payer|restant du|solde a payer|da pagare|a pagar|de plata|adeudado|montant preleve|montant a prelever|montant debite)(?![a-z])/;
 
 const DEPOSIT =
-  /(?<![a-z])(deposit|down payment|prepaid|already paid|amount paid|paid|anzahlung|vorauszahlung|bezahlt|acompte|deja regle|deja paye|acconto|gia pagato|anticipo|pagado|avans|achitat|aanbetaling|reeds betaald|betaald)(?![a-z])/;
+  /(?<![a-z])(deposit|down payment|prepaid|already paid|amount paid|paid|anzahlung|vorauszahlung|bezahlt|acompte|deja regle|deja paye|acconto|gia pagato|anticipo|pagado|avans|achitat|aanbetaling|reeds betaald|betaald|applied balance|(?:account |customer )?(?:credit|balance) applied|applied credit|store credit|payments? received|less payments?|guthaben|verrechnet\w*|avoir (?:deduit|impute)|credito applicato|saldo a favor)(?![a-z])/;
 
 /** A balance carried over from earlier invoices: "amount due" may include it, the invoice's own total does not. */
 const PREVIOUS_BALANCE =
@@ -264,13 +264,18 @@ export function findTotal(
           const prev = doc.lines[up]!;
           if (prev.page !== line.page) break;
           const cell = line.cells[j]!;
-          const hit = prev.cells.findIndex((c) => c.x0 < cell.x1 + 5 && c.x1 > cell.x0 - 5);
+          let hit = prev.cells.findIndex((c) => c.x0 < cell.x1 + 5 && c.x1 > cell.x0 - 5);
+          // A header row over values printed at its columns' right edges: the header of the column it falls in.
+          const byColumn = hit < 0 && up === i - 1 && (hit = columnCell(prev, cell.x0, cell.x1, 0)) >= 0;
           const above = hit >= 0 ? findAmounts(prev.cells[hit]!.text, { allowIntegers: true }) : [];
           if (above.length) {
             columnAbove.push(above[above.length - 1]!.minor);
             continue;
           }
-          if (hit >= 0 && cellBelow(doc, up, prev.cells[hit]!.x0, prev.cells[hit]!.x1, i - up)?.[0] !== undefined) {
+          if (
+            hit >= 0 &&
+            (byColumn || cellBelow(doc, up, prev.cells[hit]!.x0, prev.cells[hit]!.x1, i - up)?.[0] !== undefined)
+          ) {
             const kind = totalLabelKind(doc.folded[up]![hit]!);
             if (kind !== null && !findAmounts(prev.text).length) {
               aboveKind = kind;

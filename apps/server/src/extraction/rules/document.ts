@@ -1,7 +1,7 @@
 import type { Line } from '../extraction.types';
 import type { DayOrder } from './date.parser';
 import { findDates } from './date.parser';
-import { findCurrencies } from './money.parser';
+import { findCurrencies, otherDollar } from './money.parser';
 
 /**
  * A document prepared for the field rules: its lines with folded (lower-case, accent-free) text per cell, plus
@@ -87,7 +87,10 @@ export function prepareDoc(lines: Line[]): Doc {
     if (d.order === 'dmy') dmy++;
     if (d.order === 'mdy') mdy++;
   }
-  const usd = (currencies.get('USD') ?? 0) > 0;
+  // A bare "$" on a page from Australia, New Zealand, Singapore or Hong Kong (named, or an Australian state and
+  // postcode) is no American dollar, and those countries write the day first.
+  const elsewhere = otherDollar(text, foldedText, true);
+  const usd = (currencies.get('USD') ?? 0) > 0 && (elsewhere === null || elsewhere === 'CAD');
   const dayOrder: DayOrder = mdy > dmy ? 'mdy' : dmy > mdy ? 'dmy' : lang === 'en' && usd ? 'mdy' : 'dmy';
   // Number style: the separator in front of the last two digits of printed amounts.
   const dots = text.match(/\d[.]\d{2}(?!\d)/g)?.length ?? 0;
@@ -100,7 +103,8 @@ export function prepareDoc(lines: Line[]): Doc {
 /** Index of the first line of the cell directly below `cell` (x ranges overlap), within `maxLines` lines. */
 export function cellBelow(doc: Doc, lineIdx: number, x0: number, x1: number, maxLines = 2): [number, number] | null {
   const line = doc.lines[lineIdx]!;
-  for (let k = lineIdx + 1; k < doc.lines.length && k <= lineIdx + maxLines; k++) {
+  let counted = 0;
+  for (let k = lineIdx + 1; k < doc.lines.length && counted < maxLines; k++) {
     const next = doc.lines[k]!;
     if (next.page !== line.page) return null;
     if (next.y0 - line.y1 > 4 * line.size) return null;
@@ -109,6 +113,8 @@ export function cellBelow(doc: Doc, lineIdx: number, x0: number, x1: number, max
       const c = next.cells[j]!;
       if (c.x0 < x1 + tol && c.x1 > x0 - tol) return [k, j];
     }
+    // A line of another column only (two columns in other type sizes interleave their lines): not counted.
+    if (next.cells.some((c) => c.x0 < x1 + 4 * line.size && c.x1 > x0 - 4 * line.size)) counted += 1;
   }
   return null;
 }
@@ -138,7 +144,19 @@ export function columnCell(line: Line, x0: number, x1: number, tol: number): num
       bestScore = score;
     }
   });
-  return best;
+  if (best >= 0) return best;
+  // A header row of text cells over right-aligned values in wider columns (FatturaPA's "Totale documento" over
+  // "3.687,08" printed at its column's right edge): the header whose column the value falls in, from its left edge
+  // to the next header's.
+  if (line.cells.length < 3 || line.cells.some((c) => /\d/.test(c.text))) return -1;
+  for (let j = line.cells.length - 1; j >= 0; j--) {
+    const c = line.cells[j]!;
+    if (c.x0 > x0) continue;
+    const next = line.cells[j + 1];
+    const within = next ? next.x0 > x1 : x0 - c.x1 < 25 * line.size;
+    return within ? j : -1;
+  }
+  return -1;
 }
 
 /**

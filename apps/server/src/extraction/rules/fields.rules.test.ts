@@ -537,3 +537,102 @@ See website for details,
     );
   });
 });
+
+describe('layouts of an independent invoice generator (gen-inv4 dev layouts, rebuilt as plain text)', () => {
+  it('a Stripe-like invoice: the total, not the amount due after an applied customer balance', () => {
+    const f = fields(`
+Invoice                                                   quillstack
+Invoice number   EBEB2CD6-0027
+Date of issue    June 25, 2025
+Quillstack, Inc.              Bill to
+2878 Pike Street, Suite 371   Bluestem Outfitters Co.
+Seattle, WA 98145             486 Market Street
+Subtotal                                      $459.00
+Sales tax 8.25%                                $37.87
+Total                                         $496.87
+Applied balance                              -$221.96
+Amount due                                $274.91 USD
+`);
+    expect(f.amount).toBe(496.87);
+    expect(f.invoice_number).toBe('EBEB2CD6-0027');
+  });
+
+  it('a number printed with spaces around its slash, a correction numbered under "Korrektur-Nr."', () => {
+    expect(
+      fields('Rechnungsnr.:   RE 2024 / 139\nDatum:   15.05.2024\nRechnungsbetrag   1.079,96 €').invoice_number,
+    ).toBe('RE 2024 / 139');
+    expect(fields('Korrektur-Nr.:   RK 2024 / 019\nDatum:   29.04.2024\nBetrag   630,45 €').invoice_number).toBe(
+      'RK 2024 / 019',
+    );
+    // A number and a date split by a slash stay apart.
+    expect(fields('Rechnungsnr.:   94165608 / 30.08.2018\nBetrag   10,00 €').invoice_number).toBe('94165608');
+  });
+
+  it('Portuguese "Fatura n.º", a Brazilian "Número da Nota", an Australian "Tax Invoice No."', () => {
+    expect(fields('Fatura n.º FT 2024A/1109\nData de emissão   2024-08-17\nTotal   5.713,49 €').invoice_number).toBe(
+      'FT 2024A/1109',
+    );
+    expect(
+      fields(
+        '                              Número da Nota\nPREFEITURA DE SÃO PAULO       00001163\nValor Total   R$ 1.250,00',
+      ).invoice_number,
+    ).toBe('00001163');
+    expect(fields('TAX INVOICE\nTax Invoice No.   088090\nDate   13/10/2024\nTOTAL   $169.40').invoice_number).toBe(
+      '088090',
+    );
+  });
+
+  it("the invoice's number under its header past a line of the other column, not a dispatch document's", () => {
+    expect(
+      fields(`
+                              Invoice No.        Dated
+Kulkarni Electricals
+                              INV-1468/24-25     16-Aug-24
+45, Peenya Industrial Area    Dispatch Doc No.   Delivery Note Date
+                              51446              17-Aug-24
+Total   ₹ 1,23,456.00`).invoice_number,
+    ).toBe('INV-1468/24-25');
+  });
+
+  it("FatturaPA's courtesy copy: the seller under Cedente/prestatore, the total under its header at the column's right edge", () => {
+    const f = fields(`
+Cedente/prestatore (fornitore)                 Cessionario/committente (cliente)
+Identificativo fiscale ai fini IVA: IT08271190099   Identificativo fiscale ai fini IVA: IT03709194348
+Denominazione: Ferraro Imballaggi S.r.l.       Denominazione: Autofficina F.lli Conti S.n.c.
+Indirizzo: Via Roma, 6                         Indirizzo: Via dei Mille, 190
+Tipologia documento   Numero documento   Data documento
+TD01 fattura          2025/00206         2025-03-20
+Importo bollo   Sconto/Maggiorazione   Arr.   Divisa   Totale documento
+                                              EUR                          3.687,08
+`);
+    expect(f.vendor).toBe('Ferraro Imballaggi S.r.l.');
+    expect(f.amount).toBe(3687.08);
+  });
+
+  it('an Australian receipt: the day first with a bare "$", a state and postcode no legal form, a name with "bank" in a word', () => {
+    const f = fields(`
+BANKSIA DINING ROOM
+122 Rundle Street
+Adelaide SA 5000
+ABN 38 356 558 503
+TAX INVOICE
+Tax Invoice No.   082901
+Date   04/09/2025 18:20
+TOTAL   $95.70`);
+    expect(f.vendor).toBe('BANKSIA DINING ROOM');
+    expect(f.invoice_date).toBe('2025-09-04');
+    expect(f.currency).toBe('AUD');
+  });
+
+  it('the date of a deposit invoice deducted from this one is not its date', () => {
+    expect(
+      fields(`
+Malerbetrieb Lorenz
+Rechnung Nr.:   238/24
+Datum:   28. August 2024
+Summe netto   1.742,01 Euro
+abzüglich Abschlagsrechnung AR-2024-821 vom 14.08.2024 (bezahlt)   – 800,00 Euro
+Zahlbetrag   1.273,00 Euro`).invoice_date,
+    ).toBe('2024-08-28');
+  });
+});

@@ -339,6 +339,8 @@ export const NUMBER_LABEL = words([
   'document\\s*(?:no|number)\\.?',
   'rechnungs?\\s*-?\\s*(?:nummer|nr|no)\\.?',
   'rechnungsnr\\.?',
+  // A correction's or a credit note's own number ("Korrektur-Nr.: RK 2024 / 019", "Gutschriftsnummer").
+  '(?:korrektur|gutschrifts?|storno)\\s*-?\\s*(?:nummer|nr)\\.?',
   // "Rg.-Nr.", the short form of Rechnungsnummer.
   'rg\\.?\\s*-?\\s*nr\\.?',
   're\\.?\\s*-?\\s*nr\\.?',
@@ -382,8 +384,11 @@ export const NUMBER_LABEL = words([
   'factuur',
   // Portuguese, Czech, Polish, Swedish; a Brazilian NF-e prints its number as "N°. 44525" or "NFC-e nº 1629".
   'numero da fatura',
-  'n[°oº]\\.?\\s*(?:da )?fatura',
-  'fatura(?:-recibo)?\\s*(?:n[°oº]\\.?|no\\.?|numero|num\\.?|nr\\.?)?',
+  'n\\.?[°oº]\\.?\\s*(?:da )?fatura',
+  // Portugal writes the marker "n.º" ("Fatura n.º FT 2024A/1109").
+  'fatura(?:-recibo)?\\s*(?:n\\.?[°oº]\\.?|no\\.?|numero|num\\.?|nr\\.?)?',
+  // A Brazilian NFS-e: "Número da Nota" over "00001163".
+  'numero da (?:nota|nfs-?e|nf-?e)(?: fiscal)?',
   'nota fiscal\\s*(?:n[°oº]\\.?|numero)?',
   'nfc?-?e\\s*n[°oº]\\.?',
   // A bare "N°." (with its dot; a bare "nº" under "Cliente" heads a customer-number column).
@@ -429,7 +434,15 @@ export const NUMBER_NEGATIVE = words([
   'p\\.?o\\.?',
   // Not the Polish title "Faktura VAT nr …".
   '(?<!faktura )vat',
-  'tax',
+  // Not the title "Tax Invoice No." (Australia, India, Singapore, the UK).
+  'tax(?! invoice)',
+  // A delivery's or a shipment's own number beside the invoice's ("Dispatch Doc No.", "Delivery Note No.").
+  'dispatch',
+  'despatch',
+  'delivery',
+  'lieferschein',
+  'tracking',
+  'waybill',
   'kunden',
   'kunde',
   'konto',
@@ -689,7 +702,9 @@ export const CUSTOMER_LABEL = words([
   'kaufer/leistungsempfanger',
   'leistungsempfanger',
   'acquirente',
+  'cessionario',
   'committente',
+  'cliente',
   'koper',
   'rechnungsadresse',
   'lieferadresse',
@@ -760,6 +775,7 @@ export const VENDOR_LABEL = words([
   'fornitore',
   'venditore',
   'cedente',
+  'prestatore',
   'proveedor',
   'vendedor',
   'emisor',
@@ -1034,4 +1050,4 @@ export const LEGAL_FORM =
  * document's (credit notes and corrections, final invoices after deposit invoices).
  */
 export const INVOICE_REFERENCE =
-  /(?<![a-z])(?:(?:zu|zur|bezug:?|bezugnehmend auf|sur|relates to|relating to|credit for|against|rif\.?|riferimento|relativa alla|storno(?: della| de la| la)?|stornare(?: la)?|rectifica(?: la)?|creditering van|betreft|concerning|corrects?|correcting)\s+(?:the\s+|la\s+|de la\s+|der\s+|alla\s+)?(?:invoice|rechnung|facture|fattura|factura|factuur)|(?:invoice|rechnung|facture|fattura|factura|factuur)\s+(?:d.origine|originale?|rectificada|corrigee|stornata|ursprung\w*))(?![a-z])/;
+  /(?<![a-z])(?:(?:abzuglich|abzgl\.?|abzug|less|minus|deduction of|a deduire|deduction|meno|menos)\s+(?:(?:der|die|the|la|de|des|della|del)\s+)?\w*(?:rechnung|invoice|facture|fattura|factura)|(?:zu|zur|bezug:?|bezugnehmend auf|sur|relates to|relating to|credit for|against|rif\.?|riferimento|relativa alla|storno(?: della| de la| la)?|stornare(?: la)?|rectifica(?: la)?|creditering van|betreft|concerning|corrects?|correcting)\s+(?:the\s+|la\s+|de la\s+|der\s+|alla\s+)?(?:invoice|rechnung|facture|fattura|factura|factuur)|(?:invoice|rechnung|facture|fattura|factura|factuur)\s+(?:d.origine|originale?|rectificada|corrigee|stornata|ursprung\w*))(?![a-z])/;

@@ -11,7 +11,7 @@ const BARE_NUMBER = /^\s*(?:number|nummer|numero|numar|nr|no|n[°º])\.?\s*:?\s*
 
 const BARE_NUMBER_INLINE = /^\s*(?:(?:number|nummer|numero|numar|n[°º])\s*:|n[°º]\.?)\s*(?=\S)/;
 
-const SPECIFIC = /(no|nr|number|nummer|num|numero|numar|#|n°|nº|id)\.?\s*:?\s*$/;
+const SPECIFIC = /(no|nr|number|nummer|num|numero|numar|#|n\.?°|n\.?º|id)\.?\s*:?\s*$/;
 const WEAK_LABEL =
   /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document|ref(?=\.)|txn|transaction (?:no|number|#|id)|trans\.? (?:no|#))(?![a-z])/;
 
@@ -64,10 +64,22 @@ export function firstToken(rest: string): string | null {
   if (!m) return null;
   // "FA 2024-001", "INV 0042/24": a short upper-case series prefix, a space, then the digits belong together.
   const series = /^([A-Z]{1,4})\s([0-9][\w\-/.]*[A-Za-z0-9]|[0-9])(?![.,'\s]?\d)/.exec(trimmed);
-  if (series && m[0] === series[1]) return `${series[1]} ${series[2]!.replace(/[.,;]+$/, '')}`;
+  if (series && m[0] === series[1]) {
+    const token = `${series[1]} ${series[2]!.replace(/[.,;]+$/, '')}`;
+    return withSpacedTail(token, trimmed.slice(series[0].length));
+  }
   // "32,440.06": the start of an amount, not an identifier.
   if (/^[.,'\s]\d/.test(trimmed.slice(m[0].length))) return null;
-  return m[0].replace(/[.,;]+$/, '');
+  return withSpacedTail(m[0].replace(/[.,;]+$/, ''), trimmed.slice(m[0].length));
+}
+
+/**
+ * A number printed with spaces around its slash ("RE 2024 / 139", "2024 / 0042"): the part after it belongs to it,
+ * when it is a short run of letters and digits that ends there (not "94165608 / 30.08.2018", a number and a date).
+ */
+function withSpacedTail(token: string, after: string): string {
+  const tail = /^\s+\/\s+([A-Za-z0-9]{2,10})(?![\w.,/-])/.exec(after);
+  return tail && /\d/.test(tail[1]!) ? `${token} / ${tail[1]}` : token;
 }
 
 /** Score of a column header as an invoice-number label, or null: it must name the invoice's number and nothing else. */

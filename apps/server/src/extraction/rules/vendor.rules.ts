@@ -79,7 +79,7 @@ const NOT_A_COMPANY =
 
 /** A bank's name (footers list where to pay: "Volksbank Frankfurt · BLZ …"), never the issuer. */
 const BANK_NAME =
-  /(?<![a-z])(?:\w*bank\w*|sparkasse\w*|banque|banca|banco|caixa|caisse d.epargne|credit (?:agricole|mutuel|lyonnais)|unicredit|intesa sanpaolo|abn amro|bnp paribas)(?![a-z])|银行|銀行/;
+  /(?<![a-z])(?:\w*bank(?:en|haus|ing)?(?![a-z])|sparkasse\w*|banque|banca|banco|caixa|caisse d.epargne|credit (?:agricole|mutuel|lyonnais)|unicredit|intesa sanpaolo|abn amro|bnp paribas)(?![a-z])|银行|銀行/;
 
 /** Free-mail and hosting domains: they say nothing about who issued the invoice. */
 const GENERIC_DOMAIN =
@@ -203,7 +203,14 @@ function isPartyWord(folded: string): boolean {
     const m = re.exec(t);
     return !!m && m[0].length >= t.replace(/[\s/]+$/, '').length - 1;
   };
-  return t.length < 40 && (whole(CUSTOMER_LABEL) || whole(VENDOR_LABEL) || whole(TITLE_WORDS));
+  if (t.length < 40 && (whole(CUSTOMER_LABEL) || whole(VENDOR_LABEL) || whole(TITLE_WORDS))) return true;
+  // Several party words joined: "Cessionario/committente (cliente)", "Buyer / Recipient".
+  const parts = t.split(/[\s()/,-]+/).filter(Boolean);
+  return (
+    parts.length >= 2 &&
+    parts.length <= 4 &&
+    parts.every((p) => [CUSTOMER_LABEL, VENDOR_LABEL].some((re) => re.exec(p)?.[0] === p))
+  );
 }
 
 function foldPlain(s: string): string {
@@ -408,7 +415,15 @@ export function findVendor(
         /^\s+\p{Lu}/u.test(cell.text.slice((vl.index ?? 0) + vl[0].length));
       if (vl && !/from\s+\d/.test(f) && (/^\s*[:/]/.test(after) || !after.trim() || runsOn)) {
         sellerLabelled = true;
-        const rest = cell.text.slice((vl.index ?? 0) + vl[0].length).replace(/^[\s:/]+/, '');
+        let rest = cell.text.slice((vl.index ?? 0) + vl[0].length).replace(/^[\s:/]+/, '');
+        // More label words, no name ("Cedente/prestatore (fornitore)", FatturaPA's heading): a section header.
+        if (
+          rest &&
+          foldPlain(rest)
+            .replace(VENDOR_LABEL_ALL, ' ')
+            .replace(/[\s()/:,-]+/g, '') === ''
+        )
+          rest = '';
         if (rest) add(rest.split(/\s[-|]\s|,\s(?=\d)/)[0]!, 0.85, i);
         else if (line.cells[j + 1] && !isLabel(line.cells[j + 1]!.text) && !isPartyWord(doc.folded[i]![j + 1]!)) {
           add(line.cells[j + 1]!.text, 0.83, i);
@@ -475,7 +490,9 @@ export function findVendor(
       // A receipt's cashier line "UKST: 3322 Dirk Rossmann GmbH": a label and a number in front of the name.
       const tagged = lf ? /^[\p{L}.\s-]{0,20}:\s*\d+\s+(?=\p{Lu})/u.exec(cell.text.slice(0, lf.index)) : null;
       const from = tagged ? tagged[0].length : 0;
-      if (lf && !ADDRESSY.test(cell.text.slice(from, lf.index))) {
+      // "Adelaide SA 5000": a state and its postcode, not a company's legal form.
+      const postcode = lf ? /^\s*\d{4,5}(?!\d)/.test(cell.text.slice((lf.index ?? 0) + lf[0].length)) : false;
+      if (lf && !postcode && !ADDRESSY.test(cell.text.slice(from, lf.index))) {
         let name = cell.text.slice(from, (lf.index ?? 0) + lf[0].length);
         // "toom | Baumarkt | GmbH": a name spaced into cells, the legal form in the last one.
         if (lf.index === 0 && j > 0 && line.cells.slice(0, j).every((c) => !/\d/.test(c.text)))
