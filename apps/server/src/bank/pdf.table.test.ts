@@ -1158,3 +1158,147 @@ describe('statement layouts of a third fresh sample', () => {
     expect(st.bankName).toBe('HSBC');
   });
 });
+
+describe('layouts of an independent statement generator (gen-stmt4 dev layouts)', () => {
+  it('a Polish statement: a header over three lines with a balance column, running numbers before the dates', () => {
+    const r = statementFromLines(
+      lines([
+        [['Bank Nadwiślański S.A. Wyciąg z rachunku nr 10/2024', 140, 1400]],
+        [['Numer rachunku: PL27 1140 2004 1829 7140 4108 7923', 140, 1300]],
+        [['Okres: 2024-10-01 - 2024-10-31', 140, 900]],
+        [
+          ['Saldo początkowe', 140, 560],
+          ['52 422,57 PLN', 600, 900],
+        ],
+        [
+          ['Data', 240, 360],
+          ['Data', 460, 560],
+          ['Saldo po', 2150, 2300],
+        ],
+        [
+          ['Lp.', 160, 210],
+          ['Opis operacji', 680, 900],
+          ['Kwota', 1950, 2050],
+        ],
+        [
+          ['księgowania', 240, 440],
+          ['waluty', 460, 560],
+          ['operacji', 2160, 2300],
+        ],
+        [
+          ['1', 160, 180],
+          ['2024-10-01', 240, 440],
+          ['2024-10-01', 460, 660],
+          ['Zlecenie stałe Wspólnota Mieszkaniowa', 680, 1500],
+          ['-3 093,00', 1900, 2060],
+          ['49 329,57', 2150, 2300],
+        ],
+        [
+          ['100 2024-10-02', 160, 440],
+          ['2024-10-02', 460, 660],
+          ['Przelew przychodzący Jan Kamiński', 680, 1500],
+          ['+288,44', 1940, 2060],
+          ['49 618,01', 2150, 2300],
+        ],
+      ]),
+    );
+    expect(r.bankName).toBe('Bank Nadwiślański S.A.');
+    expect(r.currency).toBe('PLN');
+    expect(typed(r)).toEqual([
+      ['2024-10-01', 309300, 'debit', 4932957],
+      ['2024-10-02', 28844, 'credit', 4961801],
+    ]);
+    expect(r.transactions[0]!.description).toBe('Zlecenie stałe Wspólnota Mieszkaniowa');
+  });
+
+  it("a booking whose text says 'transports' is no carried-over balance; the currency is the balances', not a trip's", () => {
+    const r = statementFromLines(
+      lines([
+        [['Crédit Régional du Val de Loire', 140, 900]],
+        [['IBAN : FR76 1480 6980 0307 1763 0707 162', 140, 1100]],
+        [['du 01.08.2024 au 31.08.2024', 140, 900]],
+        [
+          ['Date', 140, 260],
+          ['Libellé des opérations', 400, 900],
+          ['Débit', 1500, 1600],
+          ['Crédit', 1750, 1850],
+        ],
+        [
+          ['Ancien solde créditeur au 31.07.2024', 400, 1200],
+          ['2195,31', 1750, 1850],
+        ],
+        [
+          ['01.08.2024', 140, 300],
+          ['PAIEMENT CARTE USD 45,00 @ 1,0832', 400, 1200],
+          ['41,54', 1500, 1600],
+        ],
+        [
+          ['05.08.2024', 140, 300],
+          ['VIR SEPA RECU DE SAS TRANSPORTS DURAND', 400, 1200],
+          ['5208,43', 1750, 1850],
+        ],
+      ]),
+    );
+    expect(r.currency).toBe('EUR');
+    expect(typed(r).map((t) => t.slice(0, 3))).toEqual([
+      ['2024-08-01', 4154, 'debit'],
+      ['2024-08-05', 520843, 'credit'],
+    ]);
+  });
+
+  it('the bank named in the legal footer, not the holder; balances under labels with their dates; no "Daily Ending Balance" row a booking', () => {
+    const r = statementFromLines([
+      ...lines([
+        [['Rekeningafschrift', 1200, 1600]],
+        [['Periode 01-02-2025 t/m 28-02-2025', 1200, 1800]],
+        [['IBAN NL79 PLDB 7068 7179 29', 1200, 1800]],
+        [['DHR M. JANSEN', 240, 600]],
+        [
+          ['Rekeninghouder', 200, 500],
+          ['Beginsaldo 01-02-2025', 610, 900],
+          ['Eindsaldo 28-02-2025', 1700, 2000],
+        ],
+        [
+          ['DHR M. JANSEN', 200, 500],
+          ['4.643,57', 1000, 1100],
+          ['4.013,00', 2050, 2150],
+        ],
+        [
+          ['Datum', 180, 300],
+          ['Omschrijving', 400, 700],
+          ['Af', 1880, 1920],
+          ['Bij', 2160, 2200],
+        ],
+        [
+          ['03-02-2025', 180, 340],
+          ['Vesteda Woningen', 400, 800],
+          ['630,57', 1820, 1920],
+        ],
+        [['DAILY ENDING BALANCE', 180, 600]],
+        [
+          ['Datum', 180, 300],
+          ['Bedrag', 1820, 1920],
+        ],
+        [
+          ['03-02-2025', 180, 340],
+          ['4.013,00', 1820, 1920],
+        ],
+      ]),
+      {
+        page: 1,
+        index: 11,
+        y0: 3300,
+        y1: 3330,
+        rel: 0.95,
+        cells: [{ text: 'Polderbank N.V., statutair gevestigd te Amsterdam, KvK 33031431', x0: 180, x1: 2200 }],
+        text: 'Polderbank N.V., statutair gevestigd te Amsterdam, KvK 33031431',
+        size: 30,
+      },
+    ]);
+    expect(r.bankName).toBe('Polderbank N.V.');
+    expect(r.currency).toBe('EUR');
+    expect(r.openingBalanceMinor).toBe(464357);
+    expect(r.closingBalanceMinor).toBe(401300);
+    expect(typed(r).map((t) => t.slice(0, 3))).toEqual([['2025-02-03', 63057, 'debit']]);
+  });
+});

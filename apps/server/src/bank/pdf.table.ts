@@ -2,7 +2,7 @@ import { currencyDecimals } from '@invoicebox/core';
 import type { Cell, Line } from '../extraction/extraction.types';
 import { type DayOrder, findDates, monthNumber } from '../extraction/rules/date.parser';
 import { type Doc, foldAligned, prepareDoc } from '../extraction/rules/document';
-import { findCurrencies, otherDollar, parseAmount } from '../extraction/rules/money.parser';
+import { findAmounts, findCurrencies, otherDollar, parseAmount } from '../extraction/rules/money.parser';
 import { mailDomainName } from '../extraction/rules/vendor.rules';
 import type { ParsedStatement, StatementTransaction, TransactionType } from './statement.types';
 import { emptyStatement, issue, joinText, transaction } from './statement.util';
@@ -47,11 +47,15 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
 ];
 
 const OPENING =
-  /(opening balance|previous balance|last month.?s balance|last statement balance|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput)/;
+  /(opening bal(?:ance)?|previous balance|last month.?s balance|last statement balance|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput|ingaende (?:saldo|balans)|inngaende saldo|primosaldo|saldo primo|alkusaldo|saldo alussa|saldo poczatkowe|saldo otwarcia|saldo na poczatek|pocatecni (?:zustatek|stav)|zustatek na zacatku)/;
 const CLOSING =
-  /(closing balance|new balance|total amount due|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit)/;
+  /(closing bal(?:ance)?|new balance|total amount due|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit|utgaende (?:saldo|balans)|ultimosaldo|saldo ultimo|loppusaldo|saldo lopussa|saldo koncowe|saldo zamkniecia|saldo na koniec|konecny (?:zustatek|stav)|zustatek na konci)/;
+/**
+ * A balance carried from the page before or to the next. "Transport", "Report" and "Reporte" are such a line only at
+ * its start (after a date): inside a booking's text they are words ("VIR SEPA RECU DE SAS TRANSPORTS DURAND").
+ */
 const CARRY =
-  /(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|reporte|report|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|transport|van vorige pagina|naar volgende pagina|sold reportat|de reportat)/;
+  /(?<![a-z])(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|van vorige pagina|naar volgende pagina|sold reportat|de reportat)(?![a-z])|^[\d./\s-]*(?:transport|report|reporte)(?![a-z])/;
 const TOTAL =
   /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere))/;
 
@@ -82,7 +86,9 @@ const PERIOD_LABEL =
   /(period|statement period|from|zeitraum|vom|periode|periodo|du|dal|del|van|perioada|de la)(?![a-z])/;
 const CURRENCY_LABEL = /(currency|wahrung|devise|monnaie|valuta|divisa|moneda|munt|valuta rekening)(?![a-z])/;
 const TITLE_WORDS =
-  /(statement|kontoauszug|auszug|releve|extrait|estratto|extracto|rekeningafschrift|afschrift|extras|page|seite|pagina|pagina|blatt|account holder|kontoinhaber|titulaire|intestatario|titular|rekeninghouder|titular)/;
+  /(statement|kontoauszug|auszug|releve|extrait|estratto|extracto|extrato|rekeningafschrift|afschrift|extras|wyciag|vypis|kontoutdrag|kontoudtog|kontoutskrift|tiliote|page|seite|pagina|pagina|blatt|strona|account holder|kontoinhaber|titulaire|intestatario|titular|rekeninghouder|titular)/;
+/** A person's title in front of the addressee's name ("DHR M. JANSEN", "Pani Anna Nowak"): the holder, not the bank. */
+const CIVILITY = /^(?:dhr|mevr|mr|mrs|ms|herrn?|frau|m|mme|mlle|pan|pani|sr|sra|sig|hr|fru)\.?\s/;
 const BANK_WORDS =
   /(?<![a-z])(\w*bank|banca|banque|banco|bancaire|\w*sparkasse|volksbank|raiffeisen\w*|caisse|credit|kasse|building society|savings|trust|cooperative|cassa|caja|bankhaus|bancorp|financial|ing|ing-diba|diba|rabobank|abn|bnp|bcr|brd|comdirect|n26|revolut|bunq|knab|hsbc|barclays|barclaycard|lloyds|natwest|santander|bbva|caixabank|nordea|danske|handelsbanken|seb|ubs|postfinance|unicredit|intesa sanpaolo|chase|citi|citibank|wells fargo|capital one|american express|monzo|starling|wise)(?![a-z])/;
 /** The addressee's salutation and page furniture: never the bank's name. */
@@ -480,7 +486,13 @@ function amountBelowLabel(
   if (at < 0) return null;
   // The label must be all its cell says ("Neuer Kontostand"), not a sentence that mentions a balance.
   const m = label.exec(folded[at]!);
-  if (!m || folded[at]!.replace(m[0], '').replace(/[\s:]/g, '').length > 4) return null;
+  if (!m) return null;
+  // Its date may stand with it ("Beginsaldo 01-02-2025", "Opening balance on 1 Feb").
+  const rest = folded[at]!.replace(m[0], '').replace(
+    /\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?|\b(?:on|per|au|al|am|op|as of|du|del|vom)\b/g,
+    '',
+  );
+  if (rest.replace(/[\s:]/g, '').length > 4) return null;
   const from = line.cells[at]!.x0 - line.size;
   const to = line.cells[at + 1]?.x0 ?? Number.POSITIVE_INFINITY;
   for (const c of next.cells) {
@@ -508,6 +520,52 @@ interface HeaderInfo {
   currency: string | null;
 }
 
+/** The currency of an account in each IBAN country with one currency of its own. */
+const IBAN_CURRENCY: Record<string, string> = {
+  ...Object.fromEntries(
+    'AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK MC SM AD'.split(' ').map((c) => [c, 'EUR']),
+  ),
+  GB: 'GBP',
+  CH: 'CHF',
+  LI: 'CHF',
+  PL: 'PLN',
+  CZ: 'CZK',
+  SE: 'SEK',
+  DK: 'DKK',
+  NO: 'NOK',
+  HU: 'HUF',
+  RO: 'RON',
+  BG: 'BGN',
+  IS: 'ISK',
+  TR: 'TRY',
+};
+
+/** A line about a conversion ("USD 45.00 @ 1.0832", "Kurs 1,0832", "exchange rate"): its currency is not the account's. */
+const FX_LINE =
+  /@|(?<![a-z])(?:rate|exchange|fx|kurs|umrechnung\w*|wechselkurs|taux|change|cambio|tipo de cambio|wisselkoers|koers|kurs walut\w*|vaxelkurs|valuuttakurssi|kurz)(?![a-z])/;
+
+/**
+ * The account's currency where no label names it: the one printed with the opening or closing balance, else the one
+ * on the most lines, leaving out the lines of card payments abroad ("USD 45.00 @ 1.0832"), which name other
+ * currencies as often as a month has trips.
+ */
+function statementCurrency(doc: Doc): string | null {
+  const lines = doc.lines.map((l, i) => ({ l, f: doc.folded[i]!.join(' ') }));
+  for (const label of [OPENING, CLOSING]) {
+    for (const { l, f } of lines) {
+      if (!label.test(f) || FX_LINE.test(f)) continue;
+      const withAmount = findAmounts(l.text).find((a) => a.currency);
+      if (withAmount?.currency) return withAmount.currency;
+    }
+  }
+  const counts = new Map<string, number>();
+  for (const { l, f } of lines) {
+    if (FX_LINE.test(f)) continue;
+    for (const c of new Set(findCurrencies(l.text))) counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
 function readHeader(doc: Doc, before: number): HeaderInfo {
   const head = doc.lines.slice(0, Math.max(before, 0)).filter((l) => l.page === 1);
   const info: HeaderInfo = { bankName: null, accountNumber: null, startDate: null, endDate: null, currency: null };
@@ -527,7 +585,10 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       const f = foldAligned(l.text);
       const m = ACCOUNT_LABEL.exec(f);
       if (!m) continue;
-      const rest = l.text.slice(m.index + m[0].length);
+      // The branch before the account ("BSB 065-934 7724 6761", "Sort code 40-80-92 45092395") is not part of it.
+      const rest = l.text
+        .slice(m.index + m[0].length)
+        .replace(/^[\s:]*(?:BSB|sort code)\s*:?\s*\d{2,3}-\d{2,3}(?:-\d{2})?\s+/i, '');
       const num = new RegExp(`^[\\s:]*(${ACCOUNT_NUMBER})`).exec(rest);
       if (num) {
         info.accountNumber = num[1]!.replace(/[\s]/g, '');
@@ -586,24 +647,34 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       break;
     }
   }
-  if (!info.currency) {
-    const top = [...doc.currencies.entries()].sort((a, b) => b[1] - a[1])[0];
-    if (top) info.currency = top[0];
-  }
+  if (!info.currency) info.currency = statementCurrency(doc);
+  // Nothing printed names it: an IBAN's country does, where one currency is the country's own.
+  if (!info.currency && info.accountNumber && /^[A-Z]{2}\d{2}/.test(info.accountNumber))
+    info.currency = IBAN_CURRENCY[info.accountNumber.slice(0, 2)] ?? null;
   // A bare "$" is the dollar of the country the statement names (its bank's or its holder's address).
-  if (info.currency === 'USD') info.currency = otherDollar(doc.text, doc.foldedText, true) ?? 'USD';
+  // Read above the table and in the footers only: a card payment abroad ("Card xx1208 USD 144.79") says nothing.
+  if (info.currency === 'USD') {
+    const outside = doc.lines.filter((l) => (l.page === 1 && l.index < Math.max(before, 0)) || l.rel >= 0.85);
+    const text = outside.map((l) => l.text).join('\n');
+    info.currency = otherDollar(text, foldAligned(text), true) ?? 'USD';
+  }
   // Bank name: a cell in the top of page 1 that is a name (no digits, no label, not the title), bank words first,
   // then the largest type, then the topmost.
   const candidates: Array<{ text: string; score: number }> = [];
   const consider = (raw: string, l: Line, bonus: number) => {
     // A letter's return-address line ("ING-DiBa AG · 60628 Frankfurt am Main", "Postbank Hamburg 22283 Hamburg"): the
     // name before the separator or the postcode.
-    const text = raw
+    let text = raw
       .split(/\s+[·|•]\s+/)[0]!
       .replace(/\s*,?\s+(?:D-|F-|A-|CH-)?\d{4,5}\s+\p{L}.*$/u, '')
       .replace(/,\s+[^,]*\d.*$/u, '')
       .trim();
+    // The bank's name and the document's title in one heading ("Bank Nadwiślański S.A. Wyciąg z rachunku nr 9/2025").
+    const title = TITLE_WORDS.exec(foldAligned(text));
+    if (title && title.index > 0 && BANK_WORDS.test(foldAligned(text.slice(0, title.index))))
+      text = text.slice(0, title.index).trim();
     const f = foldAligned(text);
+    if (CIVILITY.test(f.trim())) return;
     if (NOT_BANK_NAME.test(f.trim())) return;
     if (/\d|[:@?]/.test(text) || text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(text)) return;
     if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
@@ -632,6 +703,14 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       // A footer naming the bank ("Ally Bank Member FDIC"): below any name at the top.
       if (l.rel >= 0.9 && FOOTER_TAIL.test(c.text)) consider(c.text.replace(FOOTER_TAIL, ''), l, -40);
     }
+  }
+  // The bank named only in the legal footer ("Polderbank N.V., statutair gevestigd te Amsterdam, …"): the head of a
+  // footer line with a bank word and a legal form, on any page, below any bank named at the top.
+  for (const l of doc.lines) {
+    if (l.rel < 0.85) continue;
+    const head = l.cells[0]!.text.split(/,\s+|\s+[·|•–-]\s+/)[0]!.trim();
+    const f = foldAligned(head);
+    if (head.split(/\s+/).length <= 6 && BANK_WORDS.test(f) && LEGAL_FORM.test(f.trim())) consider(head, l, -40);
   }
   candidates.sort((a, b) => b.score - a.score);
   info.bankName = candidates[0]?.text ?? null;
@@ -807,7 +886,9 @@ function mergeStackedHeaders(lines: Line[]): Line[] {
     if (!roles.has('debit') && !roles.has('credit') && !roles.has('amount')) return l;
     // The lines around it name dates or texts only: a heading over the table ("Payments and Credits") is no part of it.
     const moneyWords = (n: Line) =>
-      n.cells.some((c) => rolesIn(foldAligned(c.text)).some((r) => r.role !== 'date' && r.role !== 'value'));
+      n.cells.some((c) =>
+        rolesIn(foldAligned(c.text)).some((r) => r.role !== 'date' && r.role !== 'value' && r.role !== 'balance'),
+      );
     const near = [lines[i - 1], l, lines[i + 1]].filter(
       (n): n is Line =>
         !!n &&
@@ -885,6 +966,8 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   // in a box's header row over its value ("Alter Kontostand" over "EUR + 2.853,82").
   doc.lines.forEach((l, i) => {
     const f = foldAligned(l.text);
+    // A table's column header ("… | Amount | Closing Balance") labels every row's running balance, not the statement's.
+    if (headerColumns(l, doc.folded[i]!)) return;
     const read = (label: RegExp) =>
       labelledAmount(l, label, decimals, hint) ?? amountBelowLabel(doc.lines, i, label, decimals, hint);
     if (st.openingBalanceMinor === null && OPENING.test(f)) st.openingBalanceMinor = read(OPENING);
@@ -931,7 +1014,9 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     // A row's date sits at its left edge, under the date columns (not a date inside a summary sentence); where the
     // header puts another column first ("Check Nbr | Date | Amount"), the date is the cell under its column.
     let at = 0;
-    if (dateCol && cols![0]!.role !== 'date' && cols![0]!.role !== 'value') {
+    // So too where a row number stands left of the date under no header word of its own ("Lp. | Data księgowania").
+    const beforeDates = dateCol && line.cells[0]!.x1 < dateCol.x0 - 0.5 * line.size;
+    if (dateCol && (beforeDates || (cols![0]!.role !== 'date' && cols![0]!.role !== 'value'))) {
       const j = line.cells.findIndex((c) => c.x0 < dateCol.x1 + line.size && c.x1 > dateCol.x0 - line.size);
       if (j > 0 && line.cells.slice(0, j).every((c) => !leadingDate(c.text, doc.dayOrder, yearOf))) at = j;
     }
@@ -939,6 +1024,9 @@ export function statementFromLines(input: Line[]): ParsedStatement {
 
     const startsLeft = !dateCol || first.x0 <= dateCol.x1 + 2 * line.size;
     let d = startsLeft ? leadingDate(first.text, doc.dayOrder, yearOf) : null;
+    // A running number run into the date's cell ("100 2025-09-29" once the numbers reach three digits).
+    const numbered = !d && startsLeft ? /^\s*\d{1,4}\.?\s+(?=\d)/.exec(first.text) : null;
+    if (numbered) d = leadingDate(first.text.slice(numbered[0].length), doc.dayOrder, yearOf);
     // OCR garbled a short date under the date column: kept with the dates it can be, if the row has an amount.
     let candidates: string[] | undefined;
     if (!d && dateCol && startsLeft && first.x0 < dateCol.x1 + line.size && first.x1 > dateCol.x0 - line.size) {
@@ -968,6 +1056,13 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       bareBalance ||
       (line.cells.length >= 2 &&
         /^\s*(?:saldo|balance|solde|kontostand)\s*$/.test(foldAligned(line.cells[at + 1]?.text ?? '')));
+    // "Daily Ending Balance" heads a table of day-end balances: no closing balance, and nothing under it is a booking.
+    if (!d && BALANCE_SECTION.test(f.replace(/\s+/g, ' ').trim())) {
+      section = null;
+      balancesOnly = true;
+      last = null;
+      continue;
+    }
     const isBalanceRow =
       OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f) || (d !== null && bareRow);
     if (isBalanceRow) {
@@ -1016,7 +1111,17 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       line,
       date: d.iso,
       valueDate: null,
-      texts: line.cells.slice(0, at).map((c) => c.text),
+      // A row's running number ("1", "2." under "Lp.", "Nr") says nothing of the booking.
+      texts: line.cells
+        .slice(0, at)
+        .filter(
+          (c) =>
+            !(
+              /^\s*\d{1,4}\.?\s*$/.test(c.text) &&
+              !cols?.some((col) => c.x0 < col.x1 + line.size && c.x1 > col.x0 - line.size)
+            ),
+        )
+        .map((c) => c.text),
       amount: null,
       type: null,
       balance: null,
