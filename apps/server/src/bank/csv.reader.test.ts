@@ -361,3 +361,61 @@ describeStatementReader('csv', {
   filename: 'statement.csv',
   balances: 'running',
 });
+
+describe('exports of a fresh real sample (fresh-stmt4 dev files, rebuilt)', () => {
+  it('a PayPal activity export: the net that moves the balance, not the gross; pending transfers left out', async () => {
+    const s = await first(
+      [
+        '"Date","Time","TimeZone","Name","Type","Status","Currency","Gross","Fee","Net","Transaction ID","Balance"',
+        '"10/19/2019","10:00:00","PDT","Wikimedia","Donation","Completed","USD","-2.00","0.00","-2.00","1A","-2.00"',
+        '"10/19/2019","10:00:00","PDT","","Bank Deposit to PP Account ","Pending","USD","2.00","0.00","2.00","1B","0.00"',
+        '"10/22/2019","11:00:00","PDT","Noble Benefactor","Payment Received","Completed","USD","10.00","-0.59","9.41","1C","9.41"',
+      ].join('\n'),
+    );
+    expect(s.currency).toBe('USD');
+    expect(s.transactions.map((t) => [t.date, t.type, t.amountMinor])).toEqual([
+      ['2019-10-19', 'debit', 200],
+      ['2019-10-22', 'credit', 941],
+    ]);
+  });
+
+  it('a French PayPal export (Brut, Net, Solde) is read at all', async () => {
+    const s = await first(
+      [
+        '"Date","Heure","Fuseau horaire","Description","Devise","Brut","Frais","Net","Solde"',
+        '"1/7/2020","04:05:42","America/Los_Angeles","Paiement express","USD","-59,30","0,00","-59,30","-59,30"',
+        '"1/17/2020","19:32:54","America/Los_Angeles","Paiement préapprouvé","USD","-9,99","0,00","-9,99","-69,29"',
+      ].join('\n'),
+    );
+    expect(s.transactions.map((t) => [t.date, t.amountMinor])).toEqual([
+      ['2020-01-07', 5930],
+      ['2020-01-17', 999],
+    ]);
+  });
+
+  it('an Israeli card export: Hebrew headers, the day first, positive charges are debits', async () => {
+    const s = await first(
+      [
+        'תאריך עסקה,תאריך חיוב,שם בית העסק,הערות,סכום עסקה,מטבע חיוב,4 ספרות אחרונות של כרטיס האשראי',
+        '01/02/2026,10/02/2026,סופר פארם,,123.45,₪,1234',
+        '03/02/2026,10/02/2026,AMAZON MKTPLACE PMTS,ORDER 1234-5678,89.90,usd,5678',
+      ].join('\n'),
+    );
+    expect(s.transactions.map((t) => [t.date, t.type, t.amountMinor])).toEqual([
+      ['2026-02-01', 'debit', 12345],
+      ['2026-02-03', 'debit', 8990],
+    ]);
+  });
+
+  it("the opening balance row's date tells the month from the day where the bookings' dates cannot", async () => {
+    const s = await first(
+      [
+        '"Data","Histórico","Valor"',
+        '"10/31/2012","Saldo Anterior","100.00"',
+        '"11/01/2012","Transferência on line","100.00"',
+        '"11/05/2012","Tarifa","-1.00"',
+      ].join('\n'),
+    );
+    expect(s.transactions.map((t) => t.date)).toEqual(['2012-11-01', '2012-11-05']);
+  });
+});

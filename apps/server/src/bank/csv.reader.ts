@@ -155,6 +155,9 @@ const HEADERS: Array<[Role, string[]]> = [
       'дата проводки',
       'дата транзакции',
       'дата платежа',
+      'תאריך עסקה',
+      'תאריך',
+      'תאריך חיוב',
     ],
   ],
   [
@@ -308,6 +311,18 @@ const HEADERS: Array<[Role, string[]]> = [
       'valoare',
       'netamount',
       'net amount',
+      // A payment service's export (PayPal): the gross, its fee, and the net that moves the balance.
+      'net',
+      'netto',
+      'neto',
+      'montant net',
+      'gross',
+      'gross amount',
+      'brut',
+      'montant brut',
+      'brutto',
+      'bruto',
+      'lordo',
       'transaction amount',
       'amount eur',
       'total',
@@ -341,6 +356,9 @@ const HEADERS: Array<[Role, string[]]> = [
       'сумма',
       'сумма операции',
       'сумма в валюте счета',
+      'סכום עסקה',
+      'סכום',
+      'סכום חיוב',
     ],
   ],
   [
@@ -371,6 +389,8 @@ const HEADERS: Array<[Role, string[]]> = [
       'doviz',
       '通貨',
       'валюта',
+      'מטבע חיוב',
+      'מטבע',
     ],
   ],
   [
@@ -577,6 +597,9 @@ const HEADERS: Array<[Role, string[]]> = [
       'описание операции',
       'описание',
       'назначение платежа',
+      'שם בית העסק',
+      'הערות',
+      'תיאור',
     ],
   ],
 ];
@@ -629,6 +652,9 @@ interface Columns {
   headerCurrency: string | null;
 }
 
+/** A gross amount before a fee: second to a net amount in the same file (the net is what the balance moves by). */
+const GROSS_AMOUNTS = new Set(['gross', 'gross amount', 'brut', 'montant brut', 'brutto', 'bruto', 'lordo']);
+
 /** Dates of the operation itself (a card used, a transfer ordered): second to a booking date in the same file. */
 const SECONDARY_DATES = new Set([
   'transaction date',
@@ -671,7 +697,8 @@ function columnsOf(row: string[]): Columns {
       cols.date !== undefined &&
       SECONDARY_DATES.has(norm(row[cols.date]!)) &&
       !SECONDARY_DATES.has(norm(cell));
-    if (cols[key] === undefined || (r.exact && !exactness[key]) || booking) {
+    const net = key === 'amount' && cols.amount !== undefined && GROSS_AMOUNTS.has(norm(row[cols.amount]!)) && r.exact;
+    if (cols[key] === undefined || (r.exact && !exactness[key]) || booking || net) {
       cols[key] = i;
       exactness[key] = r.exact;
       const inHeader = /\(([A-Za-z]{3})\)/.exec(cell)?.[1];
@@ -841,7 +868,7 @@ function toDate(raw: string, order: DateOrder): string | null {
 }
 
 /** Day-month order over every row: a part > 12 decides; else the order whose dates run monotonic; else '.' → dmy. */
-function inferOrder(values: string[], decimal: '.' | ','): DateOrder {
+function inferOrder(values: string[], decimal: '.' | ',', american = true): DateOrder {
   let dmy = 0;
   let mdy = 0;
   let dotted = false;
@@ -872,7 +899,7 @@ function inferOrder(values: string[], decimal: '.' | ','): DateOrder {
   const [bd, bm] = [breaks('dmy'), breaks('mdy')];
   if (bd !== bm) return bd < bm ? 'dmy' : 'mdy';
   if (dotted) return 'dmy';
-  return slashed && decimal === '.' ? 'mdy' : 'dmy';
+  return slashed && decimal === '.' && american ? 'mdy' : 'dmy';
 }
 
 /** Decimal separator over the amount cells: a separator followed by 1-2 digits at the end decides. */
@@ -1062,6 +1089,8 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
   const pending: string[][] = [];
   // Booking dates stay raw until every row is seen: the day-month order is inferred over all of them.
   const rawDates: string[] = [];
+  /** The dates of balance rows: printed like the bookings', they help tell the day from the month. */
+  const balanceDates: string[] = [];
   const rawValueDates: string[] = [];
   const lines: number[] = [];
   const transactions: StatementTransaction[] = [];
@@ -1131,10 +1160,12 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
     };
     if (texts.some((t) => OPENING_ROW.test(t))) {
       openings.push([balanceCell(), rowCurrency]);
+      balanceDates.push(rawDate);
       return;
     }
     if (texts.some((t) => CLOSING_ROW.test(t))) {
       closings.push([balanceCell(), rowCurrency]);
+      balanceDates.push(rawDate);
       return;
     }
     if (texts.some((t) => TURNOVER_ROW.test(t))) return;
@@ -1242,8 +1273,11 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
     flush();
   }
   if (count - headerAt - 1 > maxRows) return tooMany();
-  const { decimal } = setup as unknown as { decimal: '.' | ',' };
-  const order = inferOrder(rawDates, decimal);
+  const { decimal, fileCurrency } = setup as unknown as { decimal: '.' | ','; fileCurrency: string | null };
+  // Month first is American: an export with headers in another script or language, or in another currency than the
+  // dollar, writes the day first when its dates do not tell.
+  const american = headerRow.every((h) => !/[^\x00-\x7f]/.test(h)) && (fileCurrency === null || fileCurrency === 'USD');
+  const order = inferOrder([...rawDates, ...balanceDates.filter(Boolean)], decimal, american);
   const kept: StatementTransaction[] = [];
   transactions.forEach((t, i) => {
     const date = toDate(rawDates[i]!, order);
@@ -1308,7 +1342,7 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
 
 /** Card exports name themselves: a card (number, holder, used) column or the words credit card, in the seven languages. */
 const CARD_WORDS =
-  /(?<![a-z_])(card|cards|cardid|cardmember|cardholder|creditcard|karte|kartennummer|karteninhaber|kreditkarte|carte|tarjeta|carta|kaart|kaartnummer|kaarthouder|card de credit)(?![a-z_])|カード|利用者|ご利用/;
+  /(?<![a-z_])(card|cards|cardid|cardmember|cardholder|creditcard|karte|kartennummer|karteninhaber|kreditkarte|carte|tarjeta|carta|kaart|kaartnummer|kaarthouder|card de credit)(?![a-z_])|カード|利用者|ご利用|כרטיס|אשראי/;
 /**
  * Order histories (a shop's "Your orders" export: Amazon, eBay, a web shop) name their order column: their totals
  * are purchases, money spent, as positive numbers.

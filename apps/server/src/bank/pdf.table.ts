@@ -566,6 +566,23 @@ function statementCurrency(doc: Doc): string | null {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
+/** A line that starts like a booking: a date first ("03 Feb", "JUL 15", "05.08.2024", "2024-10-01"). */
+const DATED_START = /^\s*(?:\d{1,2}[./-]\d{1,2}|\d{4}-\d{2}|\p{L}{3,4}\.? \d{1,2}\b|\d{1,2}\.? \p{L}{3,4}\b)/u;
+
+/** The lines above and below each page's rows of bookings (letterhead, summary, footer), not those between them. */
+function outsideRows(doc: Doc): Line[] {
+  const span = new Map<number, { from: number; to: number }>();
+  for (const l of doc.lines) {
+    if (!DATED_START.test(l.cells[0]!.text)) continue;
+    const s = span.get(l.page);
+    span.set(l.page, { from: Math.min(s?.from ?? l.y0, l.y0), to: Math.max(s?.to ?? l.y1, l.y1) });
+  }
+  return doc.lines.filter((l) => {
+    const s = span.get(l.page);
+    return !s || l.y1 < s.from || l.y0 > s.to;
+  });
+}
+
 function readHeader(doc: Doc, before: number): HeaderInfo {
   const head = doc.lines.slice(0, Math.max(before, 0)).filter((l) => l.page === 1);
   const info: HeaderInfo = { bankName: null, accountNumber: null, startDate: null, endDate: null, currency: null };
@@ -652,10 +669,11 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   if (!info.currency && info.accountNumber && /^[A-Z]{2}\d{2}/.test(info.accountNumber))
     info.currency = IBAN_CURRENCY[info.accountNumber.slice(0, 2)] ?? null;
   // A bare "$" is the dollar of the country the statement names (its bank's or its holder's address).
-  // Read above the table and in the footers only: a card payment abroad ("Card xx1208 USD 144.79") says nothing.
+  // Read outside the transaction rows only: a card payment abroad ("Card xx1208 USD 144.79") says nothing.
   if (info.currency === 'USD') {
-    const outside = doc.lines.filter((l) => (l.page === 1 && l.index < Math.max(before, 0)) || l.rel >= 0.85);
-    const text = outside.map((l) => l.text).join('\n');
+    const text = outsideRows(doc)
+      .map((l) => l.text)
+      .join('\n');
     info.currency = otherDollar(text, foldAligned(text), true) ?? 'USD';
   }
   // Bank name: a cell in the top of page 1 that is a name (no digits, no label, not the title), bank words first,
@@ -881,7 +899,10 @@ function splitAmountCells(lines: Line[]): Line[] {
 function mergeStackedHeaders(lines: Line[]): Line[] {
   return lines.map((l, i) => {
     const folded = (x: Line) => x.cells.map((c) => foldAligned(c.text));
-    if (/\d{2}/.test(l.text) || headerColumns(l, folded(l))) return l;
+    const own = /\d{2}/.test(l.text) ? null : headerColumns(l, folded(l));
+    // "TRANSACTION POSTING" over "DATE | DATE | …": the words over two date columns say which is the booking's.
+    if (own && own.filter((c) => c.role === 'date').length >= 2) return withWordsAbove(l, lines[i - 1]) ?? l;
+    if (/\d{2}/.test(l.text) || own) return l;
     const roles = new Set(l.cells.flatMap((c) => rolesIn(foldAligned(c.text)).map((r) => r.role)));
     if (!roles.has('debit') && !roles.has('credit') && !roles.has('amount')) return l;
     // The lines around it name dates or texts only: a heading over the table ("Payments and Credits") is no part of it.
@@ -912,6 +933,37 @@ function mergeStackedHeaders(lines: Line[]): Line[] {
     const merged: Line = { ...l, cells, text: cells.map((c) => c.text).join('  ') };
     return headerColumns(merged, folded(merged)) ? merged : l;
   });
+}
+
+/**
+ * A header line with the words of the line right above it put in front of the cells under them ("TRANSACTION" over
+ * "DATE" → "TRANSACTION DATE"), when that line is a bare row of header words (no digits, no roles of its own but
+ * dates); null when it is not, or the result is no header.
+ */
+function withWordsAbove(l: Line, above: Line | undefined): Line | null {
+  if (!above || above.page !== l.page || l.y0 - above.y1 > 1.5 * l.size || /\d/.test(above.text)) return null;
+  // One cell may hold words over two columns ("TRANSACTION POSTING" over "DATE | DATE"): split at the spaces.
+  const words = above.cells.flatMap((c) => {
+    const parts = c.text.split(/\s+/);
+    const per = (c.x1 - c.x0) / Math.max(c.text.length, 1);
+    let at = 0;
+    return parts.map((w) => {
+      const x0 = c.x0 + per * c.text.indexOf(w, at);
+      at = c.text.indexOf(w, at) + w.length;
+      return { text: w, x0, x1: x0 + per * w.length };
+    });
+  });
+  const cells = l.cells.map((c) => {
+    const over = words.filter((w) => w.x0 < c.x1 + l.size && w.x1 > c.x0 - l.size && w.x0 >= c.x0 - 2 * l.size);
+    return over.length ? { ...c, text: `${over.map((w) => w.text).join(' ')} ${c.text}` } : c;
+  });
+  const merged: Line = { ...l, cells, text: cells.map((c) => c.text).join('  ') };
+  return headerColumns(
+    merged,
+    cells.map((c) => foldAligned(c.text)),
+  )
+    ? merged
+    : null;
 }
 
 export function statementFromLines(input: Line[]): ParsedStatement {
