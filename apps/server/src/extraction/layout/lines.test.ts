@@ -50,4 +50,9 @@ describe('lines and cells from positioned words', () => {
     );
     expect(lines.map((l) => l.text)).toEqual(['EBEB2CD6-0027', 'May 1 - May 31, 2025', '+49 30 1234567']);
   });
+
+  it('closes up a number sign printed apart from its N ("N ° 15")', () => {
+    const [line] = buildLines(row(100, ['N', 0, 10], ['°', 16, 22], ['15', 28, 44]), new Map());
+    expect(line!.text).toBe('N° 15');
+  });
 });

@@ -24,6 +24,8 @@ function cleanCellText(text: string): string {
       // Dot leaders ("Invoice number ........ 2432") are spacing, not text; a label run into its date ("Invoice
       // dateAug 31, 2024") parts from it.
       .replace(/\.{4,}/g, ' ')
+      // "N ° 15": the number sign printed apart from its N.
+      .replace(/(?<![\p{L}\d])([Nn])\s+([°º])/gu, '$1$2')
       // A word letter-spaced for emphasis ("S A L D O", "I N V O I C E"): one word again (up to 12 letters, so a
       // letter-spaced line of several words is not run into one).
       .replace(/(?<![\p{L}\d])(?:\p{L} ){3,11}\p{L}(?![\p{L}\d])/gu, (m) => m.replace(/ /g, ''))

@@ -40,6 +40,22 @@ addMonths([
   ['november', 'nov', 'novembre', 'noviembre', 'noiembrie', 'noi'],
   ['december', 'dec', 'dezember', 'dez', 'decembre', 'dicembre', 'dic', 'diciembre', 'decembrie'],
 ]);
+// Portuguese, Hungarian, Polish and Czech (in the genitive their dates use), Finnish (partitive and nominative),
+// Swedish, Danish and Norwegian: folded, as fold() leaves them ("março" → "marco", "października" → "pazdziernika").
+addMonths([
+  ['janeiro', 'januar', 'stycznia', 'styczen', 'ledna', 'leden', 'tammikuuta', 'tammikuu'],
+  ['fevereiro', 'fev', 'februar', 'lutego', 'luty', 'unora', 'unor', 'helmikuuta', 'helmikuu', 'febr'],
+  ['marco', 'marcius', 'marca', 'marzec', 'brezna', 'brezen', 'maaliskuuta', 'maaliskuu', 'marts'],
+  ['abril', 'aprilis', 'kwietnia', 'kwiecien', 'dubna', 'duben', 'huhtikuuta', 'huhtikuu'],
+  ['maio', 'majus', 'maja', 'maj', 'kvetna', 'kveten', 'toukokuuta', 'toukokuu'],
+  ['junho', 'junius', 'czerwca', 'czerwiec', 'cervna', 'cerven', 'kesakuuta', 'kesakuu'],
+  ['julho', 'julius', 'lipca', 'lipiec', 'cervence', 'cervenec', 'heinakuuta', 'heinakuu'],
+  ['agosto', 'augusztus', 'sierpnia', 'sierpien', 'srpna', 'srpen', 'elokuuta', 'elokuu', 'augusti'],
+  ['setembro', 'szeptember', 'wrzesnia', 'wrzesien', 'zari', 'syyskuuta', 'syyskuu', 'szept'],
+  ['outubro', 'out', 'oktober', 'pazdziernika', 'pazdziernik', 'rijna', 'rijen', 'lokakuuta', 'lokakuu'],
+  ['novembro', 'november', 'listopada', 'listopad', 'listopadu', 'marraskuuta', 'marraskuu'],
+  ['dezembro', 'december', 'grudnia', 'grudzien', 'prosince', 'prosinec', 'joulukuuta', 'joulukuu', 'desember'],
+]);
 
 /** Lower-case and strip diacritics so "März", "août", "décembre" match. */
 export function fold(s: string): string {
@@ -70,8 +86,8 @@ function iso(y: number, m: number, d: number): string | null {
   return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-const MONTH_WORD = String.raw`[A-Za-zÀ-ÿăâîșşțţĂÂÎȘŞȚŢ]{3,10}\.?`;
-const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'num' | 'dMy' | 'Mdy' }> = [
+const MONTH_WORD = String.raw`\p{L}{3,12}\.?`;
+const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'num' | 'dMy' | 'Mdy' | 'yMd' }> = [
   { re: /(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)/g, kind: 'ymd' },
   // Hungarian "2008. 10. 17." (year, month and day each closed by a dot and a space).
   { re: /(?<![\d.])(\d{4})\. (\d{1,2})\. (\d{1,2})\.(?!\d)/g, kind: 'ymd' },
@@ -85,14 +101,16 @@ const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'num' | 'dMy' | 'Mdy' }> = [
   {
     re: new RegExp(
       String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.|º|°)?[\s-]*(?:de\s+)?(${MONTH_WORD})[\s,-]*(?:de\s+|del\s+)?(\d{4}|'?\d{2})(?!\d)`,
-      'g',
+      'gu',
     ),
     kind: 'dMy',
   },
   {
-    re: new RegExp(String.raw`(?<![A-Za-z])(${MONTH_WORD})\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)`, 'g'),
+    re: new RegExp(String.raw`(?<![\p{L}])(${MONTH_WORD})\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)`, 'gu'),
     kind: 'Mdy',
   },
+  // Hungarian "2021. május 15." (the year first, closed by a dot; the month in words).
+  { re: new RegExp(String.raw`(?<![\d.])(\d{4})\.\s+(${MONTH_WORD})\s+(\d{1,2})\.?(?!\d)`, 'gu'), kind: 'yMd' },
 ];
 
 /**
@@ -131,6 +149,9 @@ export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
       } else if (kind === 'dMy') {
         const mon = MONTHS[fold(m[2]!).replace(/\.$/, '')];
         if (mon) value = iso(Number(m[3]!.replace("'", '')), mon, Number(m[1]));
+      } else if (kind === 'yMd') {
+        const mon = MONTHS[fold(m[2]!).replace(/\.$/, '')];
+        if (mon) value = iso(Number(m[1]), mon, Number(m[3]));
       } else {
         const mon = MONTHS[fold(m[1]!).replace(/\.$/, '')];
         if (mon) value = iso(Number(m[3]), mon, Number(m[2]));

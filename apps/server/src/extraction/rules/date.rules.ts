@@ -97,6 +97,8 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
         const gapAfter = next && /^\s*(?:[-–]|bis|to|au|al|tot|pana la)\s*$/.test(f.slice(prevEnd, next.index));
         prevStart = d.index;
         if (gapBefore || gapAfter) continue;
+        // "1.-30.11.2017", "1-30/11": the end of a range whose start is a bare day.
+        if (/(?<![\d.])\d{1,2}\.?\s?[-–]\s?$/.test(f.slice(0, d.index))) continue;
         // The date of another invoice this one refers to ("Gutschrift zu Rechnung Nr. 12 vom 05.11.2025").
         if (INVOICE_REFERENCE.test(f.slice(0, d.index))) continue;
         // The cell to the left is a label only when it is not itself a value (table rows hold values side by side).

@@ -636,3 +636,71 @@ Zahlbetrag   1.273,00 Euro`).invoice_date,
     ).toBe('2024-08-28');
   });
 });
+
+describe('real invoices of a fresh sample (fresh8 dev, rebuilt as plain text)', () => {
+  it("Hungary's NAV rendering: 'Bizonylat sorszáma', a date with the month in words, the seller under a centred ELADÓ", () => {
+    const f = fields(`
+                    Számlaadat-szolgáltatás képi megjelenítése
+Bizonylat sorszáma: 2021/000123
+Bizonylat kiállítási dátuma: 2021. május 15.
+                    ELADÓ                                      VEVŐ
+Adószám: 99999999-2-41
+Név: Értékesítő Kft
+Cím: HU 1234 Budapest, Hármas utca 1
+Számla pénzneme: EUR
+Mindösszesen:        19 120 EUR     4 502,4 EUR     23 622,4 EUR
+Forintban:           5 927 200 HUF   1 395 744 HUF   7 322 944 HUF`);
+    expect(f).toMatchObject({
+      vendor: 'Értékesítő Kft',
+      invoice_number: '2021/000123',
+      invoice_date: '2021-05-15',
+      amount: 23622.4,
+      currency: 'EUR',
+    });
+  });
+
+  it('a Chilean boleta: "$" is the peso where the RUT is printed, a rate in percent is no amount', () => {
+    const f = fields(`
+SERVICIOS INFORMATICOS GONZALO                 BOLETA DE HONORARIOS ELECTRONICA
+RUT: 76.269.769-6                              N° 15
+                                               Fecha: 29 de Abril de 2024
+Total Honorarios $:                  500
+13.75 % Impto. Retenido:              69
+Total:                               431`);
+    expect(f).toMatchObject({ amount: 500, currency: 'CLP', invoice_number: '15', invoice_date: '2024-04-29' });
+  });
+
+  it("a till receipt: a simplified invoice's number, the store label, a weight no legal form, a promotion's period no date", () => {
+    expect(
+      fields('MERCADONA, S.A. A-46103834\n20/01/2024 10:41\nFACTURA SIMPLIFICADA: 3542-014-634858\nTOTAL (€)   58,58')
+        .invoice_number,
+    ).toBe('3542-014-634858');
+    expect(
+      fields(
+        'Receipt for Groceries\nDate: January 20, 2026\nStore: Tesco Superstore, 123 Regent St, London\nTotal: £19.56',
+      ).vendor,
+    ).toBe('Tesco Superstore');
+    const f = fields(`
+PRISMA LIMINGANTULLI
+Osuuskauppa Arina Y-0187614-3
+30 K30 M000030/8746E 18:29     5-11-2017
+PERUNAPUSSI JAUHOINEN 2KG      1.39
+2 KPL   1.19 EUR/KPL
+2 KPL   7.50 EUR/KPL
+YHTEENSÄ     153.74
+kunniaksi Bonus tuplana 1.-30.11.2017`);
+    expect(f.vendor).not.toMatch(/KG|KPL/);
+    expect(f.invoice_date).toBe('2017-11-05');
+  });
+
+  it("a DANFE: the issuer of the receipt stub, not a product line's 'ASA', nor the recipient's block", () => {
+    const f = fields(`
+RECEBEMOS DE Vinicius e Rebeca OS PRODUTOS/SERVIÇOS CONSTANTES DA NOTA FISCAL INDICADA ABAIXO. EMISSÃO: 16/01/2025
+DESTINATARIO: Igor e Benjamin Doces Salgados ME - Travessa Flamengo, 830 A, Salvador - BA, CNPJ: 02.364.958/0001-97
+DATA DE RECEBIMENTO
+        Vinicius e Rebeca                                        DANFE
+TITAN 150 04/08 (PT) HONDA ASA          1     3.267,60
+VALOR TOTAL DA NOTA                           3.267,60`);
+    expect(f.vendor).toBe('Vinicius e Rebeca');
+  });
+});

@@ -131,6 +131,11 @@ export const TOTAL_STRONG = wordsLoose([
   '税込合計',
   // A Chinese fapiao: the total with tax (价税合计), in words and figures.
   '价税合计(?:\\s*[(（]?\\s*大写\\s*[)）]?)?',
+  // Hungarian: "Számla végösszege", "Bruttó végösszeg", "Fizetendő".
+  'szamla vegosszege',
+  '(?:brutto )?vegosszeg',
+  'fizetendo(?: osszeg)?',
+  'mindosszesen',
 ]);
 
 /** Like words(), with the spaces inside each phrase optional. */
@@ -409,6 +414,16 @@ export const NUMBER_LABEL = words([
   '領収書?番号',
   // Credit notes and corrections title their number like invoices do: "Avoir AV-2017-0005", "Gutschrift Nr. 12".
   '(?:rechnungskorrektur|korrekturrechnung|stornorechnung|gutschrift|credit\\s*note|credit\\s*memo|avoir|nota di credito|nota de credito|factura rectificativa|creditnota|creditfactuur|factura storno|factura de stornare)\\s*(?:\\(\\d+\\))?\\s*(?:nr\\.?|no\\.?|n°|nº|number|nummer|numero|num\\.?|n\\.)?',
+  // Hungarian: "Számla sorszáma", "Bizonylat sorszáma", "Számlaszám".
+  'szamla sorszama',
+  'bizonylat sorszama',
+  'szamlaszam',
+  'szamla szama',
+  // A simplified invoice (a till receipt that is one) numbers itself after its title: "FACTURA SIMPLIFICADA: 3542-014-634858".
+  'factura simplificada',
+  'fattura semplificata',
+  'facture simplifiee',
+  'fatura simplificada',
 ]);
 
 /** Labels of other numbers that look like invoice numbers. */
@@ -556,6 +571,13 @@ export const DATE_LABEL = words([
   '請求日',
   '开票日期',
   '発行日',
+  // Hungarian: "Számla kelte", "Kiállítás dátuma".
+  'szamla kelte',
+  'kiallitas datuma',
+  'kiallitasi datum',
+  'bizonylat kiallitasi datuma',
+  'szamla kiallitasanak datuma',
+  'kelte',
 ]);
 
 export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du', 'vom', 'del', 'din', 'le']);
@@ -732,6 +754,8 @@ export const CUSTOMER_LABEL = words([
   'afnemer',
   'factuur aan',
   'geadresseerde',
+  // Hungarian: "Vevő".
+  'vevo',
 ]);
 
 /** Labels in front of the seller's name. */
@@ -800,6 +824,19 @@ export const VENDOR_LABEL = words([
   'rekeninghouder',
   'ten name van',
   't\\.n\\.v\\.',
+  // Hungarian: "Eladó", "Szállító", "Kibocsátó".
+  'elado',
+  'szallito',
+  'kibocsato',
+  'szamlakibocsato',
+  // A receipt's "Store: Tesco Superstore, 123 Regent St".
+  'store',
+  'shop',
+  'tienda',
+  'magasin',
+  'negozio',
+  'winkel',
+  'filiale',
 ]);
 
 /**
@@ -1042,7 +1079,7 @@ export const TITLE_WORDS = words([
 
 /** Company legal forms across the seven languages' countries (and common English ones). */
 export const LEGAL_FORM =
-  /(?<![A-Za-z])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?|股份有限公司|有限公司|株式会社|有限会社|合同会社)(?![A-Za-z])/;
+  /(?<![\p{L}])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?|股份有限公司|有限公司|株式会社|有限会社|合同会社)(?![\p{L}])/u;
 
 /**
  * Another invoice named in the text ("Gutschrift zu Rechnung Nr. 12 vom 05.11.", "Avoir sur facture n° 12 du …",

@@ -141,7 +141,7 @@ export { parseAmount };
 const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?\)?(?:[-−](?=\s|$))?|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f\u2009'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:[-−](?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
 const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|RM|[A-Z]{3}`;
 const AMOUNT_RE = new RegExp(
-  String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w)`,
+  String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w|\s%)`,
   'g',
 );
 
@@ -212,6 +212,11 @@ const OTHER_DOLLARS: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:new zealand|aotearoa|gst no)(?![a-z])/, 'NZD'],
   [/(?<![a-z])(?:singapore|uen)(?![a-z])/, 'SGD'],
   [/(?<![a-z])(?:hong kong|kowloon)(?![a-z])/, 'HKD'],
+  // Peso countries print "$" too: Chile (its RUT, the SII), Mexico (RFC, CFDI), Colombia, Argentina (CUIT).
+  [/(?<![a-z])(?:chile|rut|sii\.cl|santiago de chile)(?![a-z])/, 'CLP'],
+  [/(?<![a-z])(?:mexico|r\.f\.c\.|rfc|cfdi)(?![a-z])/, 'MXN'],
+  [/(?<![a-z])(?:colombia|bogota|medellin)(?![a-z])/, 'COP'],
+  [/(?<![a-z])(?:argentina|cuit)(?![a-z])/, 'ARS'],
 ];
 
 /**

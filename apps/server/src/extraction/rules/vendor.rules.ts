@@ -43,7 +43,7 @@ const BLOCK_LINE =
 
 /** The letters of a name without its legal form, folded: what two spellings of one company share. */
 function coreName(name: string): string {
-  return foldPlain(name.replace(new RegExp(LEGAL_FORM.source, 'g'), ' ')).replace(/[^\p{L}]/gu, '');
+  return foldPlain(name.replace(new RegExp(LEGAL_FORM.source, 'gu'), ' ')).replace(/[^\p{L}]/gu, '');
 }
 
 /** Written like a company name: a legal form, or capitalised words (joined by short lower-case particles). */
@@ -222,7 +222,7 @@ function foldPlain(s: string): string {
 }
 
 const NAME_LABEL =
-  /^(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam|nazwa(?: firmy)?|nazev(?: firmy)?|nome|razao social|nimi|namn|foretag)\s*:?\s*$/;
+  /^(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam|nazwa(?: firmy)?|nazev(?: firmy)?|nome|razao social|nimi|namn|foretag|nev|cegnev)\s*:?\s*$/;
 
 /**
  * What OCR makes of a logo or a barcode ("I Il ill", "| IlI|UI)", "\"aE") and a shop's opening hours ("MO.-SA."):
@@ -317,6 +317,10 @@ export function findVendor(
     if (customerNames.has(coreName(name))) return;
     const f = name.toLowerCase();
     if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
+    // A title naming what it is for ("Receipt for Groceries", "Rechnung für Beratung"): no one's name.
+    const title = TITLE_WORDS.exec(f);
+    if (title?.index === 0 && /^\s+(?:for|from|of|fur|für|pour|de|per|para|voor|van)\s/.test(f.slice(title[0].length)))
+      return;
     const key = keyOf(name);
     const prev = scores.get(key);
     if (!prev) scores.set(key, { name, score, first: line });
@@ -339,6 +343,9 @@ export function findVendor(
       if (label && /\p{L}-$/u.test(f.slice(0, label.index))) return;
       customer.add(`${i}:${j}`);
       if (line.cells[j + 1]) customer.add(`${i}:${j + 1}`);
+      // The whole address after the label in its own cell ("DESTINATARIO: Igor e Benjamin Doces ME - Travessa …,
+      // CNPJ …"): the block ends there, whatever stands under that wide cell.
+      if (label && f.length - (label.index + label[0].length) > 40) return;
       let cur: [number, number] | null = [i, j];
       for (let k = 0; k < 5 && cur; k++) {
         const c: { x0: number; x1: number } = doc.lines[cur[0]]!.cells[cur[1]]!;
@@ -433,7 +440,14 @@ export function findVendor(
           for (let k = i + 1; k < Math.min(doc.lines.length, i + 7); k++) {
             const l = doc.lines[k]!;
             if (l.page !== line.page) break;
-            const ci = l.cells.findIndex((c) => c.x0 < cell.x1 + 4 && c.x1 > cell.x0 - 4);
+            let ci = l.cells.findIndex((c) => c.x0 < cell.x1 + 4 && c.x1 > cell.x0 - 4);
+            // A heading centred over its block ("ELADÓ" over left-aligned lines): the cell that starts in the
+            // heading's column, between the previous heading and the next.
+            if (ci < 0) {
+              const left = j > 0 ? line.cells[j - 1]!.x1 : Number.NEGATIVE_INFINITY;
+              const right = line.cells[j + 1]?.x0 ?? Number.POSITIVE_INFINITY;
+              ci = l.cells.findIndex((c) => c.x0 >= left && c.x0 < Math.min(right, cell.x0));
+            }
             if (ci < 0) continue;
             // Letter-spaced layouts split one phrase into several cells: read the row from the header's column on.
             // It stops at the next header's column ("Lieferant | Käufer" over two address blocks).
@@ -464,6 +478,9 @@ export function findVendor(
           }
         }
       }
+      // A Brazilian DANFE's receipt stub: "RECEBEMOS DE <issuer> OS PRODUTOS/SERVIÇOS CONSTANTES DA NOTA FISCAL …".
+      const stub = /recebemos de\s+(.+?)\s+os produtos/i.exec(cell.text);
+      if (stub) add(stub[1]!, 0.85, i);
       const sold = /sold by\s+(.+)$/i.exec(cell.text);
       if (sold && !vl) {
         sellerLabelled = true;
@@ -490,8 +507,11 @@ export function findVendor(
       // A receipt's cashier line "UKST: 3322 Dirk Rossmann GmbH": a label and a number in front of the name.
       const tagged = lf ? /^[\p{L}.\s-]{0,20}:\s*\d+\s+(?=\p{Lu})/u.exec(cell.text.slice(0, lf.index)) : null;
       const from = tagged ? tagged[0].length : 0;
-      // "Adelaide SA 5000": a state and its postcode, not a company's legal form.
-      const postcode = lf ? /^\s*\d{4,5}(?!\d)/.test(cell.text.slice((lf.index ?? 0) + lf[0].length)) : false;
+      // "Adelaide SA 5000": a state and its postcode, not a company's legal form; "2KG": a weight.
+      const postcode = lf
+        ? /^\s*\d{4,5}(?!\d)/.test(cell.text.slice((lf.index ?? 0) + lf[0].length)) ||
+          /\d$/.test(cell.text.slice(0, lf.index))
+        : false;
       if (lf && !postcode && !ADDRESSY.test(cell.text.slice(from, lf.index))) {
         let name = cell.text.slice(from, (lf.index ?? 0) + lf[0].length);
         // "toom | Baumarkt | GmbH": a name spaced into cells, the legal form in the last one.
@@ -503,7 +523,9 @@ export function findVendor(
         // "Sarl au capital de …", "Regd. office: X Ltd": keep the name part only.
         name = name.replace(/^.*?:\s*/, '');
         const words = name.split(/\s+/).length;
-        if (words <= 8) {
+        // A product line with a legal form somewhere in it ("TITAN 150 04/08 (PT) HONDA ASA"): figures, no name.
+        const figures = (name.match(/\d+/g) ?? []).length >= 2 || /\d\/\d/.test(name);
+        if (words <= 8 && !figures) {
           let score = 0.55;
           if (line.page === 1 && line.rel < 0.3) score += 0.15;
           if (line.rel > 0.8) score += 0.05;
@@ -512,7 +534,8 @@ export function findVendor(
         }
       }
       // 4. The biggest text at the top of page 1 (letterhead).
-      if (line.page === 1 && line.rel < 0.25 && j === 0 && !ADDRESSY.test(cell.text)) {
+      // Not a line that starts with a count ("2 KPL", "1 x Coffee"): a receipt's items print in the letterhead's type.
+      if (line.page === 1 && line.rel < 0.25 && j === 0 && !ADDRESSY.test(cell.text) && !/^\d+\s/.test(cell.text)) {
         const big = line.size >= maxTop * 0.98 && maxTop > 0;
         const first = i === firstLine;
         // A letterhead clearly larger than the body text (and not the document title) is the issuer's name.
