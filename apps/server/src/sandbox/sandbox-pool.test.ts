@@ -87,6 +87,15 @@ describe('the document sandbox pool', () => {
     expect(after.pid).not.toBe(before.pid);
   });
 
+  it('reads a document once more in a fresh child when the child ran out of memory with earlier documents in it', async () => {
+    const p = pool({ memoryMb: 400, size: 1 });
+    const holder = await p.run<number>('hold', { mb: 200 }, 10_000);
+    // 200 MB left behind (under the 70 % that recycles a child) + 200 MB for this one: too much for that child,
+    // enough for a fresh one.
+    const reader = await p.run<number>('allocate', { mb: 200 }, 60_000);
+    expect(reader).not.toBe(holder);
+  });
+
   it('reports a child that reaches its JavaScript heap limit as out of memory', async () => {
     await expectFailure(
       pool({ memoryMb: 200 }).run('allocateHeap', {}, 60_000),

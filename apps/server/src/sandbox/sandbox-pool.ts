@@ -64,6 +64,8 @@ interface Task {
   input: unknown;
   timeoutMs: number;
   startedAt?: number;
+  /** Already run again once, in a fresh process, after its first process ran out of memory. */
+  retried?: boolean;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -242,7 +244,12 @@ class SandboxProcess {
         task: task.name,
         stderr: this.stderrTail.slice(-500),
       });
-      task.reject(new SandboxError(failure.failure, failure.message));
+      // A process that read other documents before holds their caches (OCR models, pdf.js) too: the document gets
+      // one more try in a fresh process before its memory is blamed on it.
+      if (failure.failure === 'document_out_of_memory' && this.tasksRun > 1 && !task.retried) {
+        task.retried = true;
+        this.pool.requeue(task);
+      } else task.reject(new SandboxError(failure.failure, failure.message));
     }
     this.pool.exited(this);
   }
@@ -323,6 +330,12 @@ export class SandboxPool {
       process.idleTimer.unref();
       this.dispatch();
     })();
+  }
+
+  /** A task to run again first, in whichever process is free next (exited() dispatches it). */
+  requeue(task: Task): void {
+    if (this.closed) task.reject(new Error('the document sandbox is closed'));
+    else this.waiting.unshift(task);
   }
 
   exited(process: SandboxProcess): void {
