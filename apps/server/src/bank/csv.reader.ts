@@ -1276,7 +1276,7 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
   const { decimal, fileCurrency } = setup as unknown as { decimal: '.' | ','; fileCurrency: string | null };
   // Month first is American: an export with headers in another script or language, or in another currency than the
   // dollar, writes the day first when its dates do not tell.
-  const american = headerRow.every((h) => !/[^\x00-\x7f]/.test(h)) && (fileCurrency === null || fileCurrency === 'USD');
+  const american = headerRow.every((h) => /^\p{ASCII}*$/u.test(h)) && (fileCurrency === null || fileCurrency === 'USD');
   const order = inferOrder([...rawDates, ...balanceDates.filter(Boolean)], decimal, american);
   const kept: StatementTransaction[] = [];
   transactions.forEach((t, i) => {

@@ -55,7 +55,7 @@ describe('the issuer named only in a picture', () => {
       ctx.fillRect(0, 0, 900, 260);
       ctx.fillStyle = '#1a3d7c';
       ctx.font = 'bold 96px sans-serif';
-      logo.forEach((word, k) => ctx.fillText(word, 20, 105 + k * 115));
+      for (const [k, word] of logo.entries()) ctx.fillText(word, 20, 105 + k * 115);
       const png = await doc.embedPng(canvas.toBuffer('image/png'));
       p.drawImage(png, { x: 40, y: 720, width: 225, height: 65 });
     }

@@ -394,7 +394,7 @@ async function run(
       const logo = pictureName(more);
       const sure = again && again.confidence >= FILL_CONFIDENCE ? again : null;
       // A stacked logo ("NORDLICHT" over "ATELIER"): the rules see its first line, the picture the whole name.
-      const fuller = sure && logo && logo.value.toLowerCase().includes(sure.value.toLowerCase()) ? logo : null;
+      const fuller = sure && logo?.value.toLowerCase().includes(sure.value.toLowerCase()) ? logo : null;
       const named = fuller ?? sure ?? logo;
       if (named) rules.vendor = named;
     }

@@ -266,7 +266,11 @@ export function findTotal(
           const cell = line.cells[j]!;
           let hit = prev.cells.findIndex((c) => c.x0 < cell.x1 + 5 && c.x1 > cell.x0 - 5);
           // A header row over values printed at its columns' right edges: the header of the column it falls in.
-          const byColumn = hit < 0 && up === i - 1 && (hit = columnCell(prev, cell.x0, cell.x1, 0)) >= 0;
+          let byColumn = false;
+          if (hit < 0 && up === i - 1) {
+            hit = columnCell(prev, cell.x0, cell.x1, 0);
+            byColumn = hit >= 0;
+          }
           const above = hit >= 0 ? findAmounts(prev.cells[hit]!.text, { allowIntegers: true }) : [];
           if (above.length) {
             columnAbove.push(above[above.length - 1]!.minor);
