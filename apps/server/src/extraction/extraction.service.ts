@@ -460,13 +460,19 @@ async function pictureLines(
       (w.y1 - w.y0 + 2 * pad) * scale,
     );
   }
-  const { ocrPage } = await import('./ocr/ocr.pipeline');
-  // One English pass: a logo's few words tell no language, and every further model is a full pass.
-  const r = await ocrPage(canvas, 1, { ...options, ocrLanguages: options.ocrLanguages ?? ['eng'] });
+  // One English pass over what is left, without the page pipeline's probes and retries (a few words of a logo read
+  // as a "weak" page, which would be read twice more): a logo's few words tell no language either.
+  const { looksBlank, toOcrImage } = await import('./ocr/image.loader');
+  if (await looksBlank(canvas)) return null;
+  const { sharedOcrEngine } = await import('./ocr/ocr.pipeline');
+  const engine = options.ocrEngine ?? (await sharedOcrEngine(options.ocrLanguages ?? ['eng']));
+  const img = await toOcrImage(canvas, 0);
+  const r = await engine.recognize(img.bytes, 1);
   pageDone();
+  const k = scale * (img.height / canvas.height);
   const words = r.words
-    .filter((w) => w.text.trim())
-    .map((w) => ({ ...w, x0: w.x0 / scale, x1: w.x1 / scale, y0: w.y0 / scale, y1: w.y1 / scale }));
+    .filter((w) => w.text.trim() && (w.confidence > 20 || /\d/.test(w.text)))
+    .map((w) => ({ ...w, x0: w.x0 / k, x1: w.x1 / k, y0: w.y0 / k, y1: w.y1 / k }));
   if (!words.length) return null;
   return buildLines(words, new Map([[1, pageHeight]]));
 }
