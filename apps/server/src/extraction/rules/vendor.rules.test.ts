@@ -349,3 +349,14 @@ versicherten Haftpflichtrisikos gemäß § 8 Ziff. II AHB an.`),
     ).toBe('MVM Musterhafter Versicherungsverein a.G.');
   });
 });
+
+describe('a name label left before the name', () => {
+  it('drops "Denominazione" and "Razão Social" whose colon OCR lost, not a name that starts like one', async () => {
+    const { cleanVendor } = await import('./vendor.rules');
+    expect(cleanVendor('Denominazione Colombo Forniture Elettriche S.p.A.')).toBe(
+      'Colombo Forniture Elettriche S.p.A.',
+    );
+    expect(cleanVendor('Razão Social: Teixeira Manutenção Predial Ltda')).toBe('Teixeira Manutenção Predial Ltda');
+    expect(cleanVendor('Nomenclatura Italia Srl')).toBe('Nomenclatura Italia Srl');
+  });
+});
