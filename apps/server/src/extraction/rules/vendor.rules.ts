@@ -179,11 +179,14 @@ export function cleanVendor(raw: string): string {
   let s = raw.replace(/\s+/g, ' ').trim();
   s = s.replace(/^(?:©|\(c\)|copyright)\s*(?:\d{4}\s*)?/i, '');
   s = s.replace(/^(?:all .*? (?:are )?sold by|sold by|seller|vendor|supplier|from)\s*:?\s*/i, '');
-  // A form's name label left in front of the name, its colon lost to OCR ("Denominazione Colombo Forniture S.p.A.").
-  s = s.replace(
-    /^(?:denominazione|ragione sociale|raz[aã]o social|raz[oó]n social|denominaci[oó]n|company name|firmenname|nome|nombre)\s*:?\s+(?=\p{Lu})/iu,
-    '',
-  );
+  // A form's name label left in front of the name, its colon lost to OCR ("Denominazione Colombo Forniture S.p.A."),
+  // where a capital starts the name ("Nome do Remetente Ltda" is a name).
+  const named =
+    /^(?:denominazione|ragione sociale|raz[aã]o social|raz[oó]n social|denominaci[oó]n|company name|firmenname|nome|nombre)\s*:?\s+/i.exec(
+      s,
+    );
+  if (named && /^\p{Lu}/u.test(s.slice(named[0].length))) s = s.slice(named[0].length);
+
   // A fapiao's seller block: "名称: 天津…有限公司" (name:), the "名" of its label sometimes in a cell of its own.
   s = s.replace(/^(?:名称|名|称)\s*[:：]\s*/u, '');
   s = s.replace(/\s+(?:invoice|rechnung|facture|fattura|factura|factuur|receipt)\b.*$/i, '');
