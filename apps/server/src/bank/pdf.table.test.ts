@@ -1302,3 +1302,108 @@ describe('layouts of an independent statement generator (gen-stmt4 dev layouts)'
     expect(typed(r).map((t) => t.slice(0, 3))).toEqual([['2025-02-03', 63057, 'debit']]);
   });
 });
+
+describe('statement layouts of a fourth fresh sample', () => {
+  /** Lines of several pages: [page, cells]. */
+  function paged(rows: Array<[number, Array<[string, number, number]>]>): Line[] {
+    return rows.map(([page, cells], i) => ({
+      ...lines([cells])[0]!,
+      page,
+      index: i,
+      y0: 100 + 40 * i,
+      y1: 130 + 40 * i,
+    }));
+  }
+  it('reads debits and credits from two columns whose header is not in the text, page by page, and balances before their label', () => {
+    const st = statementFromLines(
+      paged([
+        [1, [['IT22 H076 0101 6000 0103 0700 957', 140, 900]]],
+        [
+          1,
+          [
+            ['31/07/22', 140, 330],
+            ['468,80 SALDO INIZIALE', 1500, 2100],
+          ],
+        ],
+        [
+          1,
+          [
+            ['01/08/22', 140, 330],
+            ['01/08/22', 450, 640],
+            ['1.500,00', 1500, 1700],
+            ['BONIFICO DA ROSSI', 1800, 2400],
+          ],
+        ],
+        [
+          1,
+          [
+            ['01/08/22', 140, 330],
+            ['01/08/22', 450, 640],
+            ['1.500,00', 1050, 1250],
+            ['RICARICA POSTEPAY', 1800, 2400],
+          ],
+        ],
+        [
+          1,
+          [
+            ['02/08/22', 140, 330],
+            ['31/07/22', 450, 640],
+            ['2,00', 1170, 1250],
+            ['CANONE CONTO', 1800, 2400],
+          ],
+        ],
+        // The back of the sheet: the same columns further left, and a page that has debits only.
+        [
+          2,
+          [
+            ['09/08/22', 140, 330],
+            ['09/08/22', 450, 640],
+            ['400,00', 1150, 1310],
+            ['BONIFICO DA ROSSI', 1400, 2000],
+          ],
+        ],
+        [
+          2,
+          [
+            ['10/08/22', 140, 330],
+            ['07/08/22', 450, 640],
+            ['18,10', 780, 900],
+            ['PAGAMENTO POS', 1400, 2000],
+          ],
+        ],
+        [
+          3,
+          [
+            ['11/08/22', 140, 330],
+            ['10/08/22', 450, 640],
+            ['6,45', 1170, 1250],
+            ['PAGAMENTO POS', 1800, 2400],
+          ],
+        ],
+        [
+          3,
+          [
+            ['31/08/22', 140, 330],
+            ['TOTALE USCITE 1.526,55', 1050, 2100],
+          ],
+        ],
+        [
+          3,
+          [
+            ['31/08/22', 140, 330],
+            ['840,25 SALDO FINALE', 1500, 2100],
+          ],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2022-08-01', 150000, 'credit', null],
+      ['2022-08-01', 150000, 'debit', null],
+      ['2022-08-02', 200, 'debit', null],
+      ['2022-08-09', 40000, 'credit', null],
+      ['2022-08-10', 1810, 'debit', null],
+      ['2022-08-11', 645, 'debit', null],
+    ]);
+    expect([st.openingBalanceMinor, st.closingBalanceMinor]).toEqual([46880, 84025]);
+  });
+});

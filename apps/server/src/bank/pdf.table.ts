@@ -57,7 +57,7 @@ const CLOSING =
 const CARRY =
   /(?<![a-z])(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|van vorige pagina|naar volgende pagina|sold reportat|de reportat)(?![a-z])|^[\d./\s-]*(?:transport|report|reporte)(?![a-z])/;
 const TOTAL =
-  /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere))/;
+  /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere|uscite|entrate|addebiti|accrediti|movimenti)|total des (?:debits|credits)|totaal (?:af|bij))(?![a-z])/;
 
 /**
  * Header cells of a summary box, not of a transaction table ("Payment due date", "Total credit limit", "Total
@@ -118,6 +118,8 @@ interface Row {
   section?: TransactionType | null;
   /** OCR garbled the date ("7115", "721"): the dates it can be, settled by the rows around it (settleGarbledDates). */
   dateCandidates?: string[];
+  /** Without a table header: the amount cell's edges, for columns told apart by position (headerlessColumns). */
+  amountCell?: { x0: number; x1: number };
 }
 
 /**
@@ -450,6 +452,23 @@ const signed = (a: { minor: number; type: TransactionType | null }) => (a.type =
 
 function labelledAmount(line: Line, label: RegExp, decimals: number, hint: '.' | ',' | undefined): number | null {
   const at = line.cells.findIndex((c) => label.test(foldAligned(c.text)));
+  const after = amountAfterLabel(line, at, label, decimals, hint);
+  if (after !== null || at < 0) return after;
+  // "468,80 SALDO INIZIALE": the amount stands before its label, in the label's cell or the cell before it.
+  const m = label.exec(foldAligned(line.cells[at]!.text));
+  const before = line.cells[at]!.text.slice(0, m?.index ?? 0).trim();
+  const tail = before ? /\S+$/.exec(before)?.[0] : line.cells[at - 1]?.text;
+  const a = tail ? amountCell(tail, decimals, hint) : null;
+  return a ? signed(a) : null;
+}
+
+function amountAfterLabel(
+  line: Line,
+  at: number,
+  label: RegExp,
+  decimals: number,
+  hint: '.' | ',' | undefined,
+): number | null {
   for (let j = Math.max(at, 0); j < line.cells.length; j += 1) {
     const c = line.cells[j]!;
     let text = c.text;
@@ -1250,6 +1269,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
       // No header: the first amount is the transaction, a second one its balance.
       row.amount = numeric[0]!.minor;
       row.type = numeric[0]!.type;
+      row.amountCell = { x0: numeric[0]!.cell.x0, x1: numeric[0]!.cell.x1 };
       if (numeric.length > 1)
         row.balance = numeric[numeric.length - 1]!.minor * (numeric.at(-1)!.type === 'debit' ? -1 : 1);
     }
@@ -1293,6 +1313,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     }
   }
 
+  if (!cols) headerlessColumns(rows, st.openingBalanceMinor, st.closingBalanceMinor);
   const settled = settleTypes(settleGarbledDates(rows), st.openingBalanceMinor, st.closingBalanceMinor);
   st.transactions = settled.map(
     (r): StatementTransaction =>
@@ -1310,6 +1331,71 @@ export function statementFromLines(input: Line[]): ParsedStatement {
     st.warnings.push(issue('no_transactions', 'No transaction table was found in the statement.'));
   }
   return st;
+}
+
+/**
+ * A table whose header is not in the text (printed on the form behind it, or an image): unsigned amounts standing in
+ * two columns, one per row, are debits and credits. On each page the amounts' right edges (or left edges, for
+ * left-aligned figures) fall into exactly two groups a column apart. The left one is the debits (Soll | Haben,
+ * Addebiti | Accrediti, Debit | Credit, Paid out | Paid in), unless only the other way round takes the opening balance
+ * to the closing one. Rows with a sign, a balance of their own or a direction already read are left as they are, and
+ * so is everything when any row has one.
+ */
+function headerlessColumns(rows: Row[], opening: number | null, closing: number | null): void {
+  if (rows.length < 3 || rows.some((r) => r.type !== null || r.balance !== null || !r.amountCell)) return;
+  type Edge = 'x0' | 'x1';
+  const pages = [...new Set(rows.map((r) => r.line.page))];
+  /** A page's two columns: the cut between them and where each stands, by the edge the figures align on. */
+  const columns = new Map<number, { edge: Edge; cut: number; left: number; right: number }>();
+  const single = new Set<number>();
+  for (const page of pages) {
+    const on = rows.filter((r) => r.line.page === page);
+    const size = Math.max(...on.map((r) => r.line.size));
+    const split = (edge: Edge): { cut: number; left: number; right: number } | 'one' | null => {
+      const xs = on.map((r) => r.amountCell![edge]).sort((a, b) => a - b);
+      const gaps = xs.slice(1).map((x, k) => ({ at: k, gap: x - xs[k]! }));
+      const wide = gaps.filter((g) => g.gap > 2.5 * size);
+      if (wide.length > 1 || gaps.some((g) => g.gap > 0.8 * size && g.gap <= 2.5 * size)) return null;
+      if (!wide.length) return 'one';
+      const cut = xs[wide[0]!.at]!;
+      return { cut, left: xs[0]!, right: xs.at(-1)! };
+    };
+    let found: ReturnType<typeof split> = null;
+    let edge: Edge = 'x1';
+    for (const e of ['x1', 'x0'] as const) {
+      found = split(e);
+      edge = e;
+      if (found) break;
+    }
+    if (found === null) return;
+    if (found === 'one') single.add(page);
+    else columns.set(page, { edge, ...found });
+  }
+  if (!columns.size) return;
+  const left = new Set<Row>();
+  for (const page of pages) {
+    // A page with one column only is placed by a page that has both: the page before last first (printed
+    // back to back, odd and even pages can stand apart on the sheet), else the nearest.
+    const ref =
+      columns.get(page) ??
+      columns.get(page - 2) ??
+      [...columns.entries()].sort((a, b) => Math.abs(a[0] - page) - Math.abs(b[0] - page))[0]![1];
+    for (const r of rows) {
+      if (r.line.page !== page) continue;
+      const x = r.amountCell![ref.edge];
+      const isLeft = single.has(page) ? Math.abs(x - ref.left) < Math.abs(x - ref.right) : x <= ref.cut;
+      if (isLeft) left.add(r);
+    }
+  }
+  if (!left.size || left.size === rows.length) return;
+  const total = (leftDebit: boolean) =>
+    rows.reduce((a, r) => a + (left.has(r) === leftDebit ? -r.amount! : r.amount!), 0);
+  const flipped =
+    opening !== null && closing !== null && opening + total(true) !== closing && opening + total(false) === closing;
+  for (const r of rows) {
+    r.type = left.has(r) !== flipped ? 'debit' : 'credit';
+    r.typeFromColumn = true;
+  }
 }
 
 /**

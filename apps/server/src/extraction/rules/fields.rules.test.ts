@@ -218,6 +218,20 @@ Total due: £ 48.00
 });
 
 describe('field rules beyond the seven languages, and layouts seen on real invoices', () => {
+  it('the krone by the page: Norwegian mva, Danish CVR, Swedish bankgiro; none where the page does not say', () => {
+    const page = (words: string) => `
+Nordlys Design AS
+Faktura nr. 2024-118                 Fakturadato: 12.03.2024
+${words}
+Totalt                                         1 250,- kr
+`;
+    expect(fields(page('MVA 25 %   Forfallsdato 26.03.2024')).currency).toBe('NOK');
+    expect(fields(page('CVR 12345678   Forfaldsdato 26.03.2024')).currency).toBe('DKK');
+    expect(fields(page('Bankgiro 123-4567   Förfallodatum 2024-03-26')).currency).toBe('SEK');
+    expect(fields(page('Betalingsvilkår 14 dager').replace('Totalt', 'Total')).currency).toBe(null);
+    expect(fields(page('MVA 25 %')).amount).toBe(1250);
+  });
+
   it('Finnish: Lasku, Laskun nro, Päivämäärä, Maksettava, Myyjä', () => {
     expect(
       fields(`

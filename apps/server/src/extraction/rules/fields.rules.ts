@@ -41,6 +41,25 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   ],
 ];
 
+/**
+ * "kr" (or "1 250:-") is the Danish and Norwegian krone and the Swedish krona alike: the page's words tell which
+ * (Norway's "mva" and "forfallsdato", Denmark's CVR number and "forfaldsdato", Sweden's "förfallodatum", bankgiro and
+ * "att betala"). Null when the page prints no krone or does not say which.
+ */
+export function nordicKrone(text: string, folded: string): string | null {
+  if (!/\d(?:[.,][-–—]{1,2})?\s?kr\.?(?![\p{L}])|(?<![\p{L}])kr\.?\s?\d|\d:-(?!\d)/iu.test(text)) return null;
+  const votes: Array<[RegExp, string]> = [
+    [/(?<![a-z])(?:mva|forfallsdato|bel[oø]p|a betale|norge|norway|foretaksregisteret)(?![a-z])/g, 'NOK'],
+    [/(?<![a-z])(?:cvr|forfaldsdato|danmark|denmark|at betale|i alt at betale|betalingsdato)(?![a-z])/g, 'DKK'],
+    [
+      /(?<![a-z])(?:forfallodatum|bankgiro|plusgiro|att betala|sverige|sweden|momsreg\w*|totalt|kvitto|summa)(?![a-z])/g,
+      'SEK',
+    ],
+  ];
+  const scored = votes.map(([re, code]) => [code, folded.match(re)?.length ?? 0] as const).sort((a, b) => b[1] - a[1]);
+  return scored[0]![1] > 0 && scored[0]![1] > scored[1]![1] ? scored[0]![0] : null;
+}
+
 /** Han characters without kana: Chinese, where "¥" and "元" are the yuan. */
 function chineseText(text: string): boolean {
   const han = text.match(/[\u4e00-\u9fff]/g)?.length ?? 0;
@@ -113,6 +132,10 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   if (!currency) {
     const byCountry = countryCurrency(doc.foldedText);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };
+  }
+  if (!currency) {
+    const krone = nordicKrone(doc.text, doc.foldedText);
+    if (krone) currency = { value: krone, confidence: 0.5 };
   }
   if (!currency && LANG_CURRENCY[doc.lang]) currency = { value: LANG_CURRENCY[doc.lang]!, confidence: 0.3 };
 

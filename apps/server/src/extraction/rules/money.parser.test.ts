@@ -89,3 +89,24 @@ describe('number conventions beyond the four styles', () => {
     expect(findAmounts('Gutschrift 233,47-').map((a) => a.minor)).toEqual([-23347]);
   });
 });
+
+describe('whole amounts printed with a dash for the cents, and the krone and forint after a number', () => {
+  it.each([
+    ['Gesamt 1.234,- €', 123400, 'EUR'],
+    ['Summe EUR 1.234,--', 123400, 'EUR'],
+    ['Celkem 1 250,- Kč', 125000, 'CZK'],
+    ['Fr. 120.–', 12000, 'CHF'],
+    ["CHF 1'200.-", 120000, 'CHF'],
+    ['Summa 1 250:-', 125000, null],
+    ['Att betala 150 kr', 15000, null],
+    ['Összesen: 12 000 Ft', 1200000, 'HUF'],
+  ])('%s', (text, minor, currency) => {
+    expect(findAmounts(text).map((a) => [a.minor, a.currency])).toEqual([[minor, currency]]);
+  });
+
+  it('keeps a trailing minus a sign, and a range of days or a phone number no amount', () => {
+    expect(findAmounts('Gutschrift 1.234,56-').map((a) => a.minor)).toEqual([-123456]);
+    expect(findAmounts('vom 10.-20. Mai')).toEqual([]);
+    expect(findAmounts('Tel. 089-123')).toEqual([]);
+  });
+});

@@ -138,8 +138,13 @@ export interface ParsedAmount {
 export { parseAmount };
 
 // A number in any of the four styles (and Indian lakh grouping), optionally signed; currency symbols/codes around it are read separately.
-const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?\)?(?:[-−](?=\s|$))?|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f\u2009'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:[-−](?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
-const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|RM|[A-Z]{3}`;
+// Whole amounts are also printed with a dash for the cents: "1.234,-" and "1 250,--" (German, Czech, Nordic),
+// "Fr. 120.–" (Swiss), "1 250:-" (Swedish); ZERO_CENTS marks that ending.
+const ZERO_CENTS_SRC = String.raw`(?:[.,][-–—]{1,2}|:-)(?![\d-])`;
+const ZERO_CENTS = /(?:[.,][-–—]{1,2}|:-)$/;
+const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?\)?(?:[-−](?=\s|$))?|[-−]?\d{1,3}(?:[ \u00a0\u202f\u2009'’.]\d{3})*${ZERO_CENTS_SRC}|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f\u2009'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:[-−](?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
+// kr (the Nordic kroner and kronor, told apart by the page: nordicKrone) and Ft (forint) are read after a number.
+const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|RM|Ft|kr\.?|Kr\.?|[A-Z]{3}`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w|\s%)`,
   'g',
@@ -172,12 +177,18 @@ export function findAmounts(text: string, options: { allowIntegers?: boolean; de
       // A three-letter word that is not a currency (e.g. "PCS 12"): ignore the word, keep the number.
     }
     const currency = curBefore ?? curAfter;
-    const hasDecimals = /[.,]\d{1,2}\)?-?$/.test(num);
-    if (!hasDecimals && !currency && !options.allowIntegers) continue;
+    const zeroCents = ZERO_CENTS.test(num);
+    const hasDecimals = zeroCents || /[.,]\d{1,2}\)?-?$/.test(num);
+    // "150 kr": a krone, whichever; the page decides which (nordicKrone).
+    const krone = /^[kK]r\.?$/.test(after ?? before ?? '');
+    if (!hasDecimals && !currency && !krone && !options.allowIntegers) continue;
     // A currency without minor units printed with two decimals ("¥52.70": a yuan read as "¥") keeps them; the fields
     // rules settle the currency and round only then.
     const dec = currencyDecimals(currency) === 0 && /\d[.,]\d{2}\)?$/.test(num) ? 2 : currencyDecimals(currency);
-    const parsed = parseAmount(num, dec, options.decimalHint);
+    // "1.234,-": every separator left before the dash groups thousands.
+    const parsed = zeroCents
+      ? parseAmount(num.replace(ZERO_CENTS, '').replace(/[^\d-−]/g, ''), dec)
+      : parseAmount(num, dec, options.decimalHint);
     if (!parsed) continue;
     out.push({
       ...parsed,
