@@ -1405,5 +1405,7 @@ describe('statement layouts of a fourth fresh sample', () => {
       ['2022-08-11', 645, 'debit', null],
     ]);
     expect([st.openingBalanceMinor, st.closingBalanceMinor]).toEqual([46880, 84025]);
+    // The rows' booking and value dates are no period: the statement ends on its closing balance's date.
+    expect(st.endDate).toBe('2022-08-31');
   });
 });

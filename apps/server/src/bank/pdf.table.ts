@@ -668,7 +668,12 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     .map((l, k) => ({ l, k, dates: findDates(l.text, doc.dayOrder) }))
     .filter((x) => x.dates.length === 2 && x.dates[0]!.iso <= x.dates[1]!.iso)
     .filter((x) => !DUE.test(foldAligned(x.l.text)) && !DUE.test(foldAligned(head[x.k - 1]?.text ?? '')));
-  const period = periodLines.find((x) => PERIOD_LABEL.test(foldAligned(x.l.text))) ?? periodLines[0];
+  // Without a period label, a line with an amount is a booking (its booking and value dates), not the period: a
+  // table without a header leaves every row in the head.
+  const labelled = (l: Line) => PERIOD_LABEL.test(foldAligned(l.text));
+  const period =
+    periodLines.find((x) => labelled(x.l)) ??
+    periodLines.find((x) => !x.l.cells.some((c) => amountCell(c.text, 2, doc.decimalHint)));
   if (period) {
     info.startDate = period.dates[0]!.iso;
     info.endDate = period.dates[1]!.iso;

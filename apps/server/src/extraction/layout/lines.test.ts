@@ -51,6 +51,11 @@ describe('lines and cells from positioned words', () => {
     expect(lines.map((l) => l.text)).toEqual(['EBEB2CD6-0027', 'May 1 - May 31, 2025', '+49 30 1234567']);
   });
 
+  it('reads a NUL glyph between two words as a hyphen too (a Stripe receipt\'s "FC276A99-0017")', () => {
+    const lines = buildLines(row(100, ['FC276A99', 0, 80], ['\u0000', 80, 85], ['0017', 85, 120]), new Map());
+    expect(lines.map((l) => l.text)).toEqual(['FC276A99-0017']);
+  });
+
   it('closes up a number sign printed apart from its N ("N ° 15")', () => {
     const [line] = buildLines(row(100, ['N', 0, 10], ['°', 16, 22], ['15', 28, 44]), new Map());
     expect(line!.text).toBe('N° 15');

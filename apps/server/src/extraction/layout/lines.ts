@@ -46,12 +46,13 @@ export function normalizeWordText(text: string): string {
 }
 
 /**
- * A glyph the PDF maps to no character but a private-use code point (a subset font's hyphen or dash: Chromium prints
- * "EBEB2CD6-0027" with one), standing alone as a text item: a narrow one is read as a hyphen, a wide one (an icon
- * font's phone or mail sign) as nothing. Undefined for any other word.
+ * A glyph the PDF maps to no character but a private-use code point, a control character or U+FFFD (a subset font's
+ * hyphen or dash: Chromium prints "EBEB2CD6-0027" with one, Stripe's receipts "FC276A99-0017" with a NUL), standing
+ * alone as a text item: a narrow one is read as a hyphen, a wide one (an icon font's phone or mail sign) as nothing.
+ * Undefined for any other word.
  */
 function privateGlyph(word: Word): string | undefined {
-  if (!/^[\uE000-\uF8FF]$/.test(word.text)) return undefined;
+  if (!/^[\uE000-\uF8FF\u0000-\u0008\u000e-\u001f\ufffd]$/.test(word.text)) return undefined;
   const height = word.y1 - word.y0;
   return height > 0 && word.x1 - word.x0 <= 0.6 * height ? '-' : '';
 }
