@@ -52,7 +52,7 @@ export function normalizeWordText(text: string): string {
  * Undefined for any other word.
  */
 function privateGlyph(word: Word): string | undefined {
-  if (!/^[\uE000-\uF8FF\u0000-\u0008\u000e-\u001f\ufffd]$/.test(word.text)) return undefined;
+  if (!/^[\uE000-\uF8FF\ufffd\p{Cc}]$/u.test(word.text)) return undefined;
   const height = word.y1 - word.y0;
   return height > 0 && word.x1 - word.x0 <= 0.6 * height ? '-' : '';
 }
