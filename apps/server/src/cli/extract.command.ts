@@ -26,15 +26,21 @@ export function registerExtractCommand(program: Command): void {
     .option('--vision', 'send page images to the model when there is no text layer')
     .action(async (file: string, options: ExtractCommandOptions) => {
       // The file is read in the document sandbox, with the limits of the configuration (README). Its child starts
-      // first and loads the readers while this process loads the rest (a one-page PDF then takes about half a second).
-      const [{ documentSettings, loadConfig }, sandbox] = await Promise.all([
-        import('../config'),
-        import('../sandbox/document-sandbox'),
-      ]);
-      const config = loadConfig();
+      // first, before the configuration is even loaded, and loads the readers while this process loads the rest (a
+      // one-page PDF then takes about half a second); a configuration with other limits restarts it.
+      const sandbox = await import('../sandbox/document-sandbox');
+      await sandbox.configureDocumentSandbox({ processes: 1 });
+      sandbox.prewarmDocumentSandbox();
+      const { documentSettings, loadConfig } = await import('../config');
+      let config: ReturnType<typeof loadConfig>;
+      try {
+        config = loadConfig();
+      } catch (error) {
+        await sandbox.closeDocumentSandbox();
+        throw error;
+      }
       const documents = documentSettings(config.documents);
       await sandbox.configureDocumentSandbox({ ...documents.sandbox, processes: 1 });
-      sandbox.prewarmDocumentSandbox();
       const { extractFile, publicFields, shutdownExtraction } = await import('../extraction/index');
       const model =
         options.modelUrl && options.modelName

@@ -32,10 +32,14 @@ describe('extraction in the document sandbox', () => {
 
   it('starts a child ahead of the first document when asked, and reads that document in it', async () => {
     await configureDocumentSandbox({ processes: 1 });
+    await closeDocumentSandbox();
     expect(documentSandboxPids()).toEqual([]);
     prewarmDocumentSandbox();
     await expect.poll(() => documentSandboxPids(), { timeout: 30_000 }).toHaveLength(1);
     const warmed = documentSandboxPids()[0];
+    // A configuration that confirms the child's settings keeps it (the CLI starts it before reading its own).
+    await configureDocumentSandbox({ processes: 1, timeoutMs: 45_000 });
+    expect(documentSandboxPids()).toEqual([warmed]);
     const r = await extractInvoiceFields({ bytes: new Uint8Array(readFileSync(realPdf)), filename: 'aws.pdf' });
     expect(r.errors).toEqual([]);
     expect(r.amount).toBe(4.11);
@@ -72,7 +76,10 @@ describe('extraction in the document sandbox', () => {
 
   it('turns a document that exhausts its child into an error of that document, and goes on with the next', async () => {
     // 7000 × 7000 pixels pass the pixel limit but need far more than 200 MB to decode and scale for OCR.
+    const before = documentSandboxPids();
     await configureDocumentSandbox({ memoryMb: 200, processes: 1 });
+    // Another memory limit: the children started with the old one are stopped.
+    for (const pid of before) expect(documentSandboxPids()).not.toContain(pid);
     const big = await extractInvoiceFields({ bytes: whitePng(7000, 7000), filename: 'big.png' });
     expect(big.errors).toEqual([
       { code: 'document_out_of_memory', message: 'document could not be read: out of memory at 200 MB' },

@@ -33,10 +33,16 @@ export const DEFAULT_SANDBOX_SETTINGS: DocumentSandboxSettings = {
 let settings: DocumentSandboxSettings = DEFAULT_SANDBOX_SETTINGS;
 let pool: SandboxPool | null = null;
 
-/** Sets the sandbox's limits (server start-up, CLI); takes effect for the next document. */
+/**
+ * Sets the sandbox's limits (server start-up, CLI); takes effect for the next document. Running children are stopped
+ * only when a setting they were started with changes (the time limit is read per document), so that a child started
+ * early (prewarmDocumentSandbox) survives a configuration that confirms its settings.
+ */
 export async function configureDocumentSandbox(next: Partial<DocumentSandboxSettings>): Promise<void> {
+  const before = settings;
   settings = { ...settings, ...next };
-  await closeDocumentSandbox();
+  const forkTime = ['processes', 'memoryMb', 'idleMs', 'log'] as const;
+  if (forkTime.some((k) => settings[k] !== before[k])) await closeDocumentSandbox();
 }
 
 /** Stops the sandbox's children (shutdown, end of a CLI command, tests). */
