@@ -218,6 +218,47 @@ Total due: £ 48.00
 });
 
 describe('field rules beyond the seven languages, and layouts seen on real invoices', () => {
+  it("a Colombian DIAN e-invoice: its title labels the number, the generation date is the date, not the resolution's", () => {
+    const f = fields(`
+OLIMPICA S.A.
+NIT: 890.107.487-3
+BARRANQUILLA - COLOMBIA                       FACTURA ELECTRÓNICA DE VENTA No        04WC41104
+CLIENTE: DANILO GARCIA                        FECHA GENERACION: 05.09.2024 20:24:31
+TOTAL A PAGAR COP              30,850.00
+Autorización numeración de facturación DIAN No.18764072634732 DE FECHA 09 junio 2024. VIGENCIA 18 MESES.
+`);
+    expect([f.invoice_number, f.invoice_date, f.currency, f.amount]).toEqual(['04WC41104', '2024-09-05', 'COP', 30850]);
+  });
+
+  it('a law cited in the terms dates nothing; a firm named with a year and its legal form is a name', () => {
+    const f = fields(`
+GEOBAL CONSTRUCCIONS 2018 S.L.                  Cliente
+B16585507                                       NOBEJO DELUXE SL
+PASSEIG DE LA RIBA, 10                          CALLE SANT LLUC, 14
+FACTURE                         20/09/2023
+Total TTC                        1.368,84 €
+La loi n°92/1442 du 31 décembre 1992 nous fait l'obligation de vous indiquer les pénalités de retard.
+`);
+    expect([f.vendor, f.invoice_date]).toEqual(['GEOBAL CONSTRUCCIONS 2018 S.L.', '2023-09-20']);
+  });
+
+  it("a DANFE: the note's total, not the products', and its zero-padded number; a country's own currency", () => {
+    const danfe = fields(`
+EMEK DISTRIBUIDORA DE DOCES LTDA          DANFE          Nº 000.114.427
+DATA DA EMISSÃO 10/11/2025
+V. TOTAL PRODUTOS      DESCONTO      V. TOTAL DA NOTA
+4.882,00               927,58        3.954,42
+`);
+    expect([danfe.amount, danfe.invoice_number]).toEqual([3954.42, '000.114.427']);
+    const nz = fields(`
+AUCKLAND GLASS HOLDINGS LTD
+4 Southdown Lane, Auckland, New Zealand
+TAX INVOICE                      INVOICE No.   410571
+Invoice Total                    1053.00
+`);
+    expect(nz.currency).toBe('NZD');
+  });
+
   it('the krone by the page: Norwegian mva, Danish CVR, Swedish bankgiro; none where the page does not say', () => {
     const page = (words: string) => `
 Nordlys Design AS

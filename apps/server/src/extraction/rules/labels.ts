@@ -114,6 +114,7 @@ export const TOTAL_STRONG = wordsLoose([
   'montant debite',
   // Portuguese, Czech, Polish, Swedish.
   'valor total da nota(?: fiscal)?',
+  'v\\.\\s*total da nota',
   'valor total da fatura',
   'total da fatura',
   'valor a pagar',
@@ -168,6 +169,8 @@ export const TOTAL_NEGATIVE = words([
   'sub-?total',
   // The products' and taxes' own totals on a Brazilian DANFE, beside VALOR TOTAL DA NOTA.
   'valor total dos (?:produtos|servicos)',
+  // Its boxes abbreviate "valor": "V. TOTAL PRODUTOS" beside "V. TOTAL DA NOTA".
+  'v\\.\\s*total (?:dos )?(?:produtos|servicos)',
   'base de calculo',
   'valor do (?:icms|ipi|frete|seguro|iss)',
   'bez dph',
@@ -367,7 +370,9 @@ export const NUMBER_LABEL = words([
   'fattura\\s*(?:n\\.?|nr\\.?|numero|n°)?',
   'numero de factura',
   'n[°oº]\\.?\\s*(?:de )?factura',
-  'factura\\s*(?:n[°oº]\\.?|no\\.?|numero|num\\.?|nr\\.?)?',
+  'factura\\s*(?:n[°oº]\\.?|no\\.?|numero|num\\.?|nr\\.?|nro\\.?)?',
+  // Colombia's DIAN e-invoice title ("FACTURA ELECTRÓNICA DE VENTA No 04WC41104"), Chile's ("FACTURA ELECTRONICA N° 1234").
+  'factura electronica(?: de venta)?\\s*(?:n[°oº]\\.?|no\\.?|nro\\.?|numero)?',
   'numar factura',
   'nr\\.?\\s*factura',
   'factura\\s*nr\\.?',
@@ -538,6 +543,8 @@ export const DATE_LABEL = words([
   'fecha (?:de )?emision',
   'fecha factura',
   'fecha de expedicion',
+  'fecha (?:de )?generacion',
+  'fecha y hora de (?:emision|expedicion|generacion)',
   'data facturii',
   'data emiterii',
   'data facturarii',
@@ -684,6 +691,21 @@ export const DATE_NEGATIVE = words([
   'printed',
   'check',
   'birth',
+  // The tax authority's numbering authorisation a Latin American invoice cites ("Resolución DIAN No. … de fecha 09
+  // junio 2024", "Autorización … vigencia 18 meses").
+  // A law cited in the terms ("loi n° 92-1442 du 31 décembre 1992", "Gesetz vom 1. Juli 2020").
+  'loi',
+  'decret',
+  'ordonnance',
+  'gesetz\\w*',
+  'verordnung',
+  'ley',
+  'legge',
+  'decreto',
+  'resolucion',
+  'autorizacion',
+  'habilitacion',
+  'vigencia',
   // Version stamps of a template or code list ("ZUGFeRD-Version: 2.1 vom 24.03.2020").
   'version',
   'versione',

@@ -19,6 +19,12 @@ const DECIMALS: Record<string, number> = {
   JOD: 3,
   OMR: 3,
   TND: 3,
+  IQD: 3,
+  LYD: 3,
+  PYG: 0,
+  UGX: 0,
+  XOF: 0,
+  XAF: 0,
 };
 
 export const KNOWN_CURRENCIES = new Set([
@@ -67,6 +73,32 @@ export const KNOWN_CURRENCIES = new Set([
   'MYR',
   'IDR',
   'PHP',
+  // Latin America, South Asia, Africa and the Middle East (not codes that are common words in capitals: ALL, PEN,
+  // BOB, CUP, CRC, MAD).
+  'COP',
+  'ARS',
+  'UYU',
+  'PYG',
+  'DOP',
+  'GTQ',
+  'NPR',
+  'PKR',
+  'LKR',
+  'BDT',
+  'EGP',
+  'QAR',
+  'TWD',
+  'NGN',
+  'KES',
+  'GHS',
+  'UGX',
+  'XOF',
+  'XAF',
+  'KZT',
+  'GEL',
+  'AZN',
+  'IQD',
+  'LYD',
 ]);
 
 export function currencyDecimals(currency: string | null | undefined): number {

@@ -60,6 +60,9 @@ export function firstToken(rest: string): string | null {
     .replace(/^[\s:#.°º\-–|[\]]+/, '')
     .replace(/^(?:n[°oº]|no|nr|num|number)\b[.:\s]*/i, '');
   const trimmed = cleaned.trim();
+  // A Brazilian NF-e's number, nine digits zero-padded in groups ("Nº 000.001.452", "000,001,452"): no amount starts so.
+  const nfe = /^0\d{2}([.,])\d{3}\1\d{3}(?![\d.,])/.exec(trimmed);
+  if (nfe) return nfe[0];
   const m = /^[A-Za-z0-9][\w\-/.]*[A-Za-z0-9]|^\d/.exec(trimmed);
   if (!m) return null;
   // "FA 2024-001", "INV 0042/24": a short upper-case series prefix, a space, then the digits belong together.

@@ -51,6 +51,18 @@ function coreName(name: string): string {
 const LOWER_LEGAL_END =
   /\s(?:b\.v\.|n\.v\.|bv|nv|gmbh|ltd\.?|llc|inc\.?|s\.r\.l\.|srl|s\.a\.|sarl|sas|s\.p\.a\.|spa)$/i;
 
+/** A firm's name that ends in its legal form ("GEOBAL CONSTRUCCIONS 2018 S.L.", "Studio 54 GmbH"). */
+const LEGAL_END = new RegExp(`(?:${LEGAL_FORM.source})\\.?\\s*$`, 'u');
+
+/**
+ * An address, a contact or a postcode (ADDRESSY), not a firm's name that carries a year or a number and ends in its
+ * legal form: there the figures alone do not make an address.
+ */
+function addressLike(text: string): boolean {
+  if (!ADDRESSY.test(text)) return false;
+  return !LEGAL_END.test(text.trim()) || ADDRESSY.test(text.replace(/\d{4,5}/g, ' '));
+}
+
 export function companyLike(text: string): boolean {
   if (LEGAL_FORM.test(text) || LOWER_LEGAL_END.test(text)) return true;
   const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w));
@@ -520,7 +532,7 @@ export function findVendor(
         ? /^\s*\d{4,5}(?!\d)/.test(cell.text.slice((lf.index ?? 0) + lf[0].length)) ||
           /\d$/.test(cell.text.slice(0, lf.index))
         : false;
-      if (lf && !postcode && !ADDRESSY.test(cell.text.slice(from, lf.index))) {
+      if (lf && !postcode && !addressLike(cell.text.slice(from, (lf.index ?? 0) + lf[0].length))) {
         let name = cell.text.slice(from, (lf.index ?? 0) + lf[0].length);
         // "toom | Baumarkt | GmbH": a name spaced into cells, the legal form in the last one.
         if (lf.index === 0 && j > 0 && line.cells.slice(0, j).every((c) => !/\d/.test(c.text)))
@@ -543,7 +555,7 @@ export function findVendor(
       }
       // 4. The biggest text at the top of page 1 (letterhead).
       // Not a line that starts with a count ("2 KPL", "1 x Coffee"): a receipt's items print in the letterhead's type.
-      if (line.page === 1 && line.rel < 0.25 && j === 0 && !ADDRESSY.test(cell.text) && !/^\d+\s/.test(cell.text)) {
+      if (line.page === 1 && line.rel < 0.25 && j === 0 && !addressLike(cell.text) && !/^\d+\s/.test(cell.text)) {
         const big = line.size >= maxTop * 0.98 && maxTop > 0;
         const first = i === firstLine;
         // A letterhead clearly larger than the body text (and not the document title) is the issuer's name.
@@ -632,21 +644,32 @@ export function findVendor(
     if (line.page !== 1 || line.rel > 0.35 || line.cells.length > 2) return;
     line.cells.forEach((cell, j) => {
       const text = cell.text.trim();
-      if (customer.has(`${i}:${j}`) || /[\d@:]/.test(text) || text.split(/\s+/).length > 5) return;
+      const figures = /\d/.test(text) && !LEGAL_END.test(text);
+      if (customer.has(`${i}:${j}`) || figures || /[@:]/.test(text) || text.split(/\s+/).length > 5) return;
       const fn = doc.folded[i]![j]!;
-      if (isLabel(text) || isPartyWord(fn) || NOT_A_COMPANY.test(fn) || TOTAL_WORDS.test(fn) || ADDRESSY.test(text))
+      if (isLabel(text) || isPartyWord(fn) || NOT_A_COMPANY.test(fn) || TOTAL_WORDS.test(fn) || addressLike(text))
         return;
       if (TITLE_WORDS.test(fn) || !companyLike(text)) return;
-      // The next line of its column (a side column's rows may stand between).
-      const below = cellBelow(doc, i, cell.x0, cell.x1, 3);
-      if (!below) return;
-      const next = doc.lines[below[0]]!;
-      const c = next.cells[below[1]]!;
-      if (Math.abs(c.x0 - cell.x0) > 1.5 * line.size || next.y0 - line.y1 > 2.5 * line.size) return;
-      // A street, a town or a contact: words, not a row of figures.
-      if (!ADDRESSY.test(c.text) || !/\p{L}{3}/u.test(c.text) || customer.has(`${below[0]}:${below[1]}`)) return;
-      if (next.cells.filter((x) => x.x0 < c.x1 + 6 * next.size && x.x1 > c.x0).length > 2) return;
-      heads.push({ text, x0: cell.x0, line: i });
+      // The next line of its column (a side column's rows may stand between), or the one after it (a site or
+      // building name before the street: "Parc d'activités de Tronquières" over "14 avenue du Garric").
+      let [from, top] = [i, line];
+      for (let step = 0; step < 2; step += 1) {
+        const below = cellBelow(doc, from, cell.x0, cell.x1, 3);
+        if (!below) return;
+        const next = doc.lines[below[0]]!;
+        const c = next.cells[below[1]]!;
+        if (Math.abs(c.x0 - cell.x0) > 1.5 * line.size || next.y0 - top.y1 > 2.5 * line.size) return;
+        if (customer.has(`${below[0]}:${below[1]}`)) return;
+        if (next.cells.filter((x) => x.x0 < c.x1 + 6 * next.size && x.x1 > c.x0).length > 2) return;
+        // A street, a town or a contact: words, not a row of figures.
+        if (ADDRESSY.test(c.text) && /\p{L}{3}/u.test(c.text)) {
+          heads.push({ text, x0: cell.x0, line: i });
+          return;
+        }
+        // Only a line of words (no figures, no label) may stand between the name and its street.
+        if (/\d|:/.test(c.text) || !/\p{L}{3}/u.test(c.text)) return;
+        [from, top] = [below[0], next];
+      }
     });
   });
   const leftmost = Math.min(...heads.map((h) => h.x0));
