@@ -1333,10 +1333,10 @@ function readCsv(bytes: Uint8Array, maxRows: number, inferAlways: boolean): Stat
     b ? money(b[0].replace(/[|]/g, ''), decimalsOf(b[1] ?? st.currency), decimal) : null;
   st.openingBalanceMinor = balance(ours(openings)[0]);
   st.closingBalanceMinor = balance(ours(closings).at(-1));
-  let [first, last] = [kept[0]!.date, kept[0]!.date];
-  for (const t of kept) [first, last] = [t.date < first ? t.date : first, t.date > last ? t.date : last];
-  st.startDate = first;
-  st.endDate = last;
+  // A CSV export states no period: its first and last rows are not one (the screen shows their range as such), and
+  // a field the file does not state is null, never made up.
+  st.startDate = null;
+  st.endDate = null;
   return { ok: true, format: 'csv', statements: [st] };
 }
 

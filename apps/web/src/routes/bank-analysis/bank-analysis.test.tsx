@@ -392,6 +392,14 @@ describe('Bank Analysis completed (spec §2)', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
+  it('shows the range of the bookings where the file states no period (a CSV export)', async () => {
+    serve({ detail: analysis({ format: 'csv', start_date: null, end_date: null }) });
+    renderAt(<BankAnalysisRoute />, `/bank-analysis?statement=${SID}`);
+    const details = await screen.findByLabelText('Statement details');
+    const day = new Date(2026, 2, 5).toLocaleDateString();
+    expect(details).toHaveTextContent(`Not stated; bookings ${day} – ${day}`);
+  });
+
   it('shows the balance-check warnings', async () => {
     serve({
       detail: analysis({

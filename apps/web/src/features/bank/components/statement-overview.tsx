@@ -10,10 +10,14 @@ export function StatementOverview({ statement }: { statement: BankStatementAnaly
     { label: 'Matched', value: r.matched_transactions, tone: 'text-emerald-600' },
     { label: 'Unmatched', value: r.unmatched_transactions, tone: 'text-amber-600' },
   ];
+  // A file that states no period (a CSV export): the range of its bookings, said to be that.
+  const dates = statement.transactions.map((t) => t.date).sort();
   const period =
     statement.start_date || statement.end_date
       ? `${formatStatementDate(statement.start_date) || '…'} – ${formatStatementDate(statement.end_date) || '…'}`
-      : 'Not stated in the statement';
+      : dates.length
+        ? `Not stated; bookings ${formatStatementDate(dates[0]!)} – ${formatStatementDate(dates.at(-1)!)}`
+        : 'Not stated in the statement';
   const money = (v: string | null) => (v === null ? '–' : formatStatementAmount(Number(v), statement.currency));
   const details = [
     { label: 'Statement period', value: period },
