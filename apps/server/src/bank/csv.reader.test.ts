@@ -105,6 +105,27 @@ describe('CSV reader', () => {
     expect(iso.transactions[0]!.date).toBe('2024-03-05');
   });
 
+  it("reads the direction from an Italian 'Debito/Credito' column ('Addebito', 'Accredito')", async () => {
+    const st = await first(
+      'Data transazione,Descrizione,Valuta,Importo,Debito/Credito\n12.09.2024,Nexum,CHF,20.85,Addebito\n13.09.2024,Rimborso,CHF,5.00,Accredito\n',
+    );
+    expect(st.transactions.map((t) => [t.amountMinor, t.type])).toEqual([
+      [2085, 'debit'],
+      [500, 'credit'],
+    ]);
+  });
+
+  it('reads the order that keeps the bookings close together where no part is over 12', async () => {
+    // An Indian export in dollars-style decimals: three days of May, not the 5th of March, April and May.
+    const days = await first(
+      'Date,Narration,Debit Amount,Credit Amount\n03/05/23,UPI,110.00,0.00\n04/05/23,UPI,200.00,0.00\n05/05/23,UPI,0.00,237.00\n',
+    );
+    expect(days.transactions.map((t) => t.date)).toEqual(['2023-05-03', '2023-05-04', '2023-05-05']);
+    // Month first where that keeps them within days, day first would spread them over months.
+    const us = await first('Datum,Betrag\n01/03/2024,-1.00\n01/05/2024,-2.00\n01/09/2024,-3.00\n');
+    expect(us.transactions.map((t) => t.date)).toEqual(['2024-01-03', '2024-01-05', '2024-01-09']);
+  });
+
   it('reads UTF-8 with a BOM and a file mixing UTF-8 and Windows-1252 lines', async () => {
     const bom = await first(
       new Uint8Array([

@@ -509,6 +509,20 @@ const HEADERS: Array<[Role, string[]]> = [
       'debet kredit',
       'db cr',
       'cr db',
+      // Italian, Spanish and Portuguese: "Debito/Credito", "Dare/Avere", "Debe/Haber", "Débito/Crédito".
+      'debito credito',
+      'credito debito',
+      'dare avere',
+      'avere dare',
+      'debe haber',
+      'haber debe',
+      'cargo abono',
+      'abono cargo',
+      'debit kredit',
+      'kredit debit',
+      'tipo movimento',
+      'tipo de movimiento',
+      'tipo movimiento',
     ],
   ],
   [
@@ -898,6 +912,18 @@ function inferOrder(values: string[], decimal: '.' | ',', american = true): Date
   };
   const [bd, bm] = [breaks('dmy'), breaks('mdy')];
   if (bd !== bm) return bd < bm ? 'dmy' : 'mdy';
+  // A statement's bookings lie close together: "03/05/23, 04/05/23, 05/05/23" are three days of May, not the 5th of
+  // three months. The order that keeps them within two months, where the other spreads them over twice as long.
+  const span = (order: DateOrder) => {
+    const ds = numeric
+      .map((p) => (order === 'mdy' ? isoDate(p.y, p.a, p.b) : isoDate(p.y, p.b, p.a)))
+      .filter((d): d is string => d !== null)
+      .map((d) => Date.parse(d) / 86_400_000);
+    return ds.length >= 2 ? Math.max(...ds) - Math.min(...ds) : null;
+  };
+  const [sd, sm] = [span('dmy'), span('mdy')];
+  if (sd !== null && sm !== null && Math.min(sd, sm) <= 62 && Math.max(sd, sm) > 2 * Math.min(sd, sm) + 1)
+    return sd < sm ? 'dmy' : 'mdy';
   if (dotted) return 'dmy';
   return slashed && decimal === '.' && american ? 'mdy' : 'dmy';
 }
@@ -934,9 +960,17 @@ function money(raw: string, decimals: number, hint: '.' | ','): number | null {
 function directionOf(raw: string | undefined): TransactionType | null {
   const v = fold(raw ?? '').trim();
   // K is credit (kredit) in the Baltic, Nordic, Polish and Czech exports that mark D/K.
-  if (/^(debit|dr|d|s|soll|af|debet|debetas|withdrawal|cargo|addebito|uscita|obciazenie|uttag)$/.test(v))
+  if (
+    /^(debit|dr|d|s|soll|af|debet|debetas|withdrawal|cargo|addebito|debito|dare|debe|uscita|obciazenie|uttag|belastung|lastschrift|charge)$/.test(
+      v,
+    )
+  )
     return 'debit';
-  if (/^(credit|cr|c|h|k|haben|bij|deposit|abono|accredito|entrata|kredit|kreditas|uznanie|insattning)$/.test(v))
+  if (
+    /^(credit|cr|c|h|k|haben|bij|deposit|abono|accredito|credito|avere|haber|entrata|kredit|kreditas|uznanie|insattning|gutschrift)$/.test(
+      v,
+    )
+  )
     return 'credit';
   return null;
 }
