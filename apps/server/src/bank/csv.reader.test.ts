@@ -105,6 +105,19 @@ describe('CSV reader', () => {
     expect(iso.transactions[0]!.date).toBe('2024-03-05');
   });
 
+  it('reads a file without a header whose whole amounts print without cents; three capitals that are no ISO code are no currency', async () => {
+    const st = await first(
+      '02.01.2023;Kartenzahlung DIS;02.01.2023;-56,9;TOM\n02.01.2023;Kartenzahlung AT;02.01.2023;-2485,79;TOM\n03.01.2023;Gehalt;03.01.2023;500;TOM\n04.01.2023;Miete;04.01.2023;-300;TOM\n',
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2023-01-02', 5690, 'debit'],
+      ['2023-01-02', 248579, 'debit'],
+      ['2023-01-03', 50000, 'credit'],
+      ['2023-01-04', 30000, 'debit'],
+    ]);
+    expect(st.currency).toBe(null);
+  });
+
   it("reads the direction from an Italian 'Debito/Credito' column ('Addebito', 'Accredito')", async () => {
     const st = await first(
       'Data transazione,Descrizione,Valuta,Importo,Debito/Credito\n12.09.2024,Nexum,CHF,20.85,Addebito\n13.09.2024,Rimborso,CHF,5.00,Accredito\n',

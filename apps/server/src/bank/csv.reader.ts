@@ -1039,7 +1039,10 @@ export function inferColumns(rows: string[][]): { cols: Columns; firstRow: numbe
       cols.date = i;
       continue;
     }
-    if (share(cells, (c) => MONEY_CELL.test(c)) >= 0.8) {
+    // Whole amounts print without their cents in some exports ("-56,9", "500", "-300"): money where most cells are
+    // amounts or signed integers and a good part carries cents (a column of counts or ids carries none).
+    const moneyLike = (c: string) => MONEY_CELL.test(c) || /^[-+−]?\d{1,9}$/.test(c);
+    if (share(cells, moneyLike) >= 0.8 && share(cells, (c) => MONEY_CELL.test(c)) >= 0.4) {
       const values = cells.map((c) => Number(c.replace(/[^\d]/g, '')) || 0).sort((a, b) => a - b);
       moneyCols.push({
         i,

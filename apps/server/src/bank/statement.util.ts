@@ -17,13 +17,26 @@ export function decimalsOf(currency: string | null): number {
 }
 
 const ISO_CODE = /^[A-Z]{3}$/;
+/**
+ * The ISO 4217 codes ICU knows (Intl), the withdrawn ones old exports still carry (the litas, the lats, the kroon,
+ * the euro's predecessors), XXX (no currency) and CNH (the offshore yuan banks write): three capitals that are none
+ * of them ("TOM" in an anonymised export, a tag, a name) are no currency.
+ */
+const ISO_CURRENCIES = new Set([
+  ...Intl.supportedValuesOf('currency'),
+  ...'LTL LVL EEK SKK SIT CYP MTL DEM FRF ITL ESP NLG BEF ATS PTE FIM IEP GRD LUF ROL TRL BGL HRK YUM CSD VEF BYR MRO STD ZWL'.split(
+    ' ',
+  ),
+  'XXX',
+  'CNH',
+]);
 
 /** An ISO 4217-shaped code in upper case, or null. */
 export function currencyCode(value: string | null | undefined): string | null {
   const s = value?.trim().toUpperCase();
   // RUR: the rouble's code before 1998, still written by Russian banks' exports.
   if (s === 'RUR') return 'RUB';
-  return s && ISO_CODE.test(s) ? s : null;
+  return s && ISO_CODE.test(s) && ISO_CURRENCIES.has(s) ? s : null;
 }
 
 /** A real calendar date as YYYY-MM-DD, or null. */
