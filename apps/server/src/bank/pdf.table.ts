@@ -991,10 +991,29 @@ function withWordsAbove(l: Line, above: Line | undefined): Line | null {
 }
 
 export function statementFromLines(input: Line[]): ParsedStatement {
+  const first = readStatementLines(input);
+  if (first.decided || first.statement.transactions.length < 2) return first.statement;
+  // No date on the page settles the day order ("03/05", "04/05"): the order that keeps the bookings within two months,
+  // where the other spreads them over twice as long, as in CSV files.
+  const other = readStatementLines(input, first.order === 'dmy' ? 'mdy' : 'dmy');
+  const span = (s: ParsedStatement) => {
+    const days = s.transactions.map((t) => Date.parse(t.date) / 86_400_000);
+    return days.length >= 2 ? Math.max(...days) - Math.min(...days) : Number.POSITIVE_INFINITY;
+  };
+  const [a, b] = [span(first.statement), span(other.statement)];
+  const same = other.statement.transactions.length === first.statement.transactions.length;
+  return same && b <= 62 && a > 2 * b + 1 ? other.statement : first.statement;
+}
+
+function readStatementLines(
+  input: Line[],
+  order?: DayOrder,
+): { statement: ParsedStatement; decided: boolean; order: DayOrder } {
   const st = emptyStatement();
-  if (!input.length) return st;
+  if (!input.length) return { statement: st, decided: true, order: order ?? 'dmy' };
   const lines = mergeStackedHeaders(splitRepeatedTables(joinSplitRows(splitAmountCells(input))));
   const doc = prepareDoc(lines);
+  if (order) doc.dayOrder = order;
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
   const head = readHeader(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
   Object.assign(st, head);
@@ -1335,7 +1354,7 @@ export function statementFromLines(input: Line[]): ParsedStatement {
   if (!st.transactions.length) {
     st.warnings.push(issue('no_transactions', 'No transaction table was found in the statement.'));
   }
-  return st;
+  return { statement: st, decided: doc.dayOrderDecided, order: doc.dayOrder };
 }
 
 /**

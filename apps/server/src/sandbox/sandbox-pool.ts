@@ -167,7 +167,8 @@ class SandboxProcess {
   private armTimer(task: Task, ms: number): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      const seconds = Math.round((Date.now() - (task.startedAt ?? Date.now())) / 1000);
+      // Never "0 s": a timer may fire a millisecond before the clock says the limit (500 ms) has passed.
+      const seconds = Math.max(1, Math.round((Date.now() - (task.startedAt ?? Date.now())) / 1000));
       this.kill({
         failure: 'document_timeout',
         message: `document could not be read: it took longer than ${seconds} s`,

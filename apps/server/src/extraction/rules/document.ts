@@ -17,6 +17,8 @@ export interface Doc {
   foldedText: string;
   lang: Lang;
   dayOrder: DayOrder;
+  /** Whether unambiguous dates on the page settled the day order (else the language and currency guessed it). */
+  dayOrderDecided: boolean;
   decimalHint: '.' | ',' | undefined;
   currencies: Map<string, number>;
   pages: number;
@@ -97,7 +99,18 @@ export function prepareDoc(lines: Line[]): Doc {
   const commas = text.match(/\d[,]\d{2}(?!\d)/g)?.length ?? 0;
   const decimalHint = dots > commas * 2 ? '.' : commas > dots * 2 ? ',' : undefined;
   const pages = lines.reduce((m, l) => Math.max(m, l.page), 0);
-  return { lines, folded, text, foldedText, lang, dayOrder, decimalHint, currencies, pages };
+  return {
+    lines,
+    folded,
+    text,
+    foldedText,
+    lang,
+    dayOrder,
+    dayOrderDecided: dmy !== mdy,
+    decimalHint,
+    currencies,
+    pages,
+  };
 }
 
 /** Index of the first line of the cell directly below `cell` (x ranges overlap), within `maxLines` lines. */
