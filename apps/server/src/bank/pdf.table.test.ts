@@ -1408,4 +1408,26 @@ describe('statement layouts of a fourth fresh sample', () => {
     // The rows' booking and value dates are no period: the statement ends on its closing balance's date.
     expect(st.endDate).toBe('2022-08-31');
   });
+
+  it("takes no field label for the bank's name, whatever words it holds ('Credit Card Number')", () => {
+    const st = statementFromLines(
+      lines([
+        [
+          ['Credit Card Number', 140, 600],
+          ['XXXX XXXX XXXX 1234', 700, 1200],
+        ],
+        [
+          ['Date', 140, 300],
+          ['Transaction Details', 400, 900],
+          ['Amount', 1300, 1500],
+        ],
+        [
+          ['01/09/23', 140, 300],
+          ['AMAZON', 400, 900],
+          ['242.48', 1300, 1500],
+        ],
+      ]),
+    );
+    expect(st.bankName).toBe(null);
+  });
 });

@@ -718,6 +718,9 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     const f = foldAligned(text);
     if (CIVILITY.test(f.trim())) return;
     if (NOT_BANK_NAME.test(f.trim())) return;
+    // A field's label ("Credit Card Number", "Payment Due Date", "Credit Limit"), not a name, whatever words it holds.
+    if (/(?<![a-z])(?:number|no\.?|nr\.?|date|datum|period|summary|limit|balance|amount|details)\s*:?$/.test(f.trim()))
+      return;
     if (/\d|[:@?]/.test(text) || text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(text)) return;
     if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
     const bank = BANK_WORDS.test(f);
