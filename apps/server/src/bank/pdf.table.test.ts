@@ -1409,6 +1409,31 @@ describe('statement layouts of a fourth fresh sample', () => {
     expect(st.endDate).toBe('2022-08-31');
   });
 
+  it("takes neither the holder's mailing block nor a currency word for the bank's name", () => {
+    const st = statementFromLines(
+      lines([
+        [
+          ['EURO', 1500, 1650],
+          ['1030700957', 1700, 2000],
+        ],
+        [['ROSSI MARIO BIANCHI ANNA', 1300, 2000]],
+        [['ROSSI MARIO BIANCHI ANNA', 1300, 2000]],
+        [['VIA GARIGLIANO 2', 1300, 2000]],
+        [['20900 MONZA', 1300, 2000]],
+        [
+          ['31/07/22', 140, 330],
+          ['468,80 SALDO INIZIALE', 1500, 2100],
+        ],
+        [
+          ['01/08/22', 140, 330],
+          ['1.500,00', 1050, 1250],
+          ['RICARICA POSTEPAY', 1800, 2400],
+        ],
+      ]).map((l, k) => (k >= 5 ? { ...l, rel: 0.4 + 0.02 * k } : l)),
+    );
+    expect(st.bankName).toBe(null);
+  });
+
   it("takes no field label for the bank's name, whatever words it holds ('Credit Card Number')", () => {
     const st = statementFromLines(
       lines([

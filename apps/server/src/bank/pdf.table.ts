@@ -700,6 +700,21 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       .join('\n');
     info.currency = otherDollar(text, foldAligned(text), true) ?? 'USD';
   }
+  // The holder's mailing block: a name over a street or a postcode and town, in the same column. Without a bank word
+  // that name is the account holder's ("CHREIM ELENA DE TULLIO VITO" over "VIA GARIGLIANO 2"), printed again at the
+  // top of every page of some statements, never the bank's.
+  const STREET =
+    /(?<![\p{L}])(?:via|viale|piazza|corso|strasse|straße|str\.|rue|avenue|av\.|road|rd\.?|street|st\.|lane|calle|rua|weg|laan|straat|ulica|ul\.)(?![\p{L}])|[\p{L}](?:straße|strasse|str\.|weg|gasse|allee|platz)\s*\d|^\d{4,5}\s+\p{L}{2}/iu;
+  const addressees = new Set<string>();
+  doc.lines.forEach((l, i) => {
+    if (l.page !== 1) return;
+    const next = doc.lines[i + 1];
+    if (!next || next.page !== 1 || next.y0 - l.y1 > 1.5 * l.size) return;
+    for (const c of l.cells) {
+      const under = next.cells.find((n) => Math.abs(n.x0 - c.x0) < 1.5 * l.size);
+      if (under && STREET.test(under.text.trim()) && !/\d/.test(c.text)) addressees.add(foldAligned(c.text).trim());
+    }
+  });
   // Bank name: a cell in the top of page 1 that is a name (no digits, no label, not the title), bank words first,
   // then the largest type, then the topmost.
   const candidates: Array<{ text: string; score: number }> = [];
@@ -724,6 +739,11 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     if (/\d|[:@?]/.test(text) || text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(text)) return;
     if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
     const bank = BANK_WORDS.test(f);
+    if (!bank && addressees.has(f.trim())) return;
+    // A balance's label ("SALDO INIZIALE") is no name either.
+    if (OPENING.test(f) || CLOSING.test(f) || CARRY.test(f)) return;
+    // A currency's name or code alone ("EURO" over the account number) names no bank.
+    if (!text.trim().includes(' ') && findCurrencies(text).length) return;
     const score = (bank ? 100 : 0) + (bank && LEGAL_FORM.test(f.trim()) ? 50 : 0) + l.size * 2 - l.rel * 10 + bonus;
     candidates.push({ text: text.trim(), score });
   };
