@@ -3,7 +3,7 @@ import type { ParsedStatement, StatementReadResult } from '../src/bank/statement
 import { mergeStatements } from '../src/bank/statement-merge';
 import { matchTransactions, type TruthTx } from '../test/bank/bank-datasets';
 import { loadRealStatements, type RealStatementField, toMinor } from './real-statements.dataset';
-import { newScore, type StatementScore } from './statement.score';
+import { newScore, type StatementScore, tallyBalances } from './statement.score';
 
 /**
  * The real statement corpus (eval/real-statements) scored like the other statement sets: transactions P/R (same
@@ -117,11 +117,7 @@ export async function runRealStatements(
       if (sameField(key, got, want(item, f))) s.headerRight[key] = (s.headerRight[key] ?? 0) + 1;
       else s.failures.push(`${name}: ${key} got ${JSON.stringify(got)} want ${JSON.stringify(want(item, f))}`);
     }
-    if (r.ok)
-      for (const x of sts) {
-        s.balanceChecked += 1;
-        if (!x.warnings.some((w) => w.code === 'balance_mismatch')) s.balanceOk += 1;
-      }
+    if (r.ok) tallyBalances(s, sts);
   }
   s.headerTotal = order(s.headerTotal);
   s.headerRight = order(s.headerRight);
@@ -132,7 +128,17 @@ export async function runRealStatements(
 export function mergeStatementScores(name: string, parts: StatementScore[]): StatementScore {
   const s = newScore(name);
   for (const p of parts) {
-    for (const k of ['files', 'truth', 'found', 'matched', 'balanceOk', 'balanceChecked', 'ms'] as const) s[k] += p[k];
+    for (const k of [
+      'files',
+      'truth',
+      'found',
+      'matched',
+      'balanceOk',
+      'balanceChecked',
+      'balanceUnchecked',
+      'ms',
+    ] as const)
+      s[k] += p[k];
     for (const [k, v] of Object.entries(p.headerTotal)) s.headerTotal[k] = (s.headerTotal[k] ?? 0) + v;
     for (const [k, v] of Object.entries(p.headerRight)) s.headerRight[k] = (s.headerRight[k] ?? 0) + v;
     s.failures.push(...p.failures);

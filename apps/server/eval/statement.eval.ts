@@ -39,7 +39,7 @@ import { mergeStatementScores, runRealStatements } from './real-statements.eval'
 import { LANGS, type StatementFamily, statementFamilies } from './statement.families';
 import { DEV_LAYOUTS, type GeneratedStatement, generateStatement } from './statement.generator';
 import { renderScansIsolated } from './statement.scans';
-import { newScore, type StatementScore } from './statement.score';
+import { newScore, type StatementScore, tallyBalances } from './statement.score';
 
 const HEADER_FIELDS = [
   'bankName',
@@ -60,7 +60,7 @@ export function formatStatementScore(s: StatementScore): string {
     .map((k) => `${k} ${pct(s.headerRight[k] ?? 0, s.headerTotal[k]!)}`)
     .join(', ');
   return [
-    `${s.name}: ${s.files} files, transactions precision ${pct(s.matched, s.found)} (${s.matched}/${s.found}), recall ${pct(s.matched, s.truth)} (${s.matched}/${s.truth}); balance check passed ${pct(s.balanceOk, s.balanceChecked)} (${s.balanceOk}/${s.balanceChecked}); ${(s.ms / Math.max(s.files, 1)).toFixed(0)} ms/file`,
+    `${s.name}: ${s.files} files, transactions precision ${pct(s.matched, s.found)} (${s.matched}/${s.found}), recall ${pct(s.matched, s.truth)} (${s.matched}/${s.truth}); balance check passed ${pct(s.balanceOk, s.balanceChecked)} (${s.balanceOk}/${s.balanceChecked}${s.balanceUnchecked ? `, ${s.balanceUnchecked} with no balances to check` : ''}); ${(s.ms / Math.max(s.files, 1)).toFixed(0)} ms/file`,
     ht ? `    header ${pct(hr, ht)}: ${fields}` : '',
   ]
     .filter(Boolean)
@@ -68,11 +68,7 @@ export function formatStatementScore(s: StatementScore): string {
 }
 
 function scoreBalance(s: StatementScore, r: StatementReadResult) {
-  if (!r.ok) return;
-  for (const st of r.statements) {
-    s.balanceChecked += 1;
-    if (!st.warnings.some((w) => w.code === 'balance_mismatch')) s.balanceOk += 1;
-  }
+  if (r.ok) tallyBalances(s, r.statements);
 }
 
 function scoreGenerated(s: StatementScore, g: GeneratedStatement, r: StatementReadResult, ms: number) {
