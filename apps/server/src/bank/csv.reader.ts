@@ -9,7 +9,9 @@ import type {
   TransactionType,
 } from './statement.types';
 import {
+  closerReading,
   currencyCode,
+  daySpan,
   decimalsOf,
   decodeText,
   emptyStatement,
@@ -912,18 +914,18 @@ function inferOrder(values: string[], decimal: '.' | ',', american = true): Date
   };
   const [bd, bm] = [breaks('dmy'), breaks('mdy')];
   if (bd !== bm) return bd < bm ? 'dmy' : 'mdy';
-  // A statement's bookings lie close together: "03/05/23, 04/05/23, 05/05/23" are three days of May, not the 5th of
-  // three months. The order that keeps them within two months, where the other spreads them over twice as long.
-  const span = (order: DateOrder) => {
-    const ds = numeric
-      .map((p) => (order === 'mdy' ? isoDate(p.y, p.a, p.b) : isoDate(p.y, p.b, p.a)))
-      .filter((d): d is string => d !== null)
-      .map((d) => Date.parse(d) / 86_400_000);
-    return ds.length >= 2 ? Math.max(...ds) - Math.min(...ds) : null;
-  };
+  // Else the order that keeps the bookings close together (closerReading).
+  const span = (order: DateOrder) =>
+    daySpan(
+      numeric
+        .map((p) => (order === 'mdy' ? isoDate(p.y, p.a, p.b) : isoDate(p.y, p.b, p.a)))
+        .filter((d): d is string => d !== null),
+    );
   const [sd, sm] = [span('dmy'), span('mdy')];
-  if (sd !== null && sm !== null && Math.min(sd, sm) <= 62 && Math.max(sd, sm) > 2 * Math.min(sd, sm) + 1)
-    return sd < sm ? 'dmy' : 'mdy';
+  if (sd !== null && sm !== null) {
+    if (closerReading(sd, sm)) return 'dmy';
+    if (closerReading(sm, sd)) return 'mdy';
+  }
   if (dotted) return 'dmy';
   return slashed && decimal === '.' && american ? 'mdy' : 'dmy';
 }

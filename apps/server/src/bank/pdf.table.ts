@@ -5,7 +5,7 @@ import { type Doc, foldAligned, prepareDoc } from '../extraction/rules/document'
 import { findAmounts, findCurrencies, otherDollar, parseAmount } from '../extraction/rules/money.parser';
 import { mailDomainName } from '../extraction/rules/vendor.rules';
 import type { ParsedStatement, StatementTransaction, TransactionType } from './statement.types';
-import { emptyStatement, issue, joinText, transaction } from './statement.util';
+import { closerReading, daySpan, emptyStatement, issue, joinText, transaction } from './statement.util';
 
 /**
  * Rebuilds a bank statement's transaction table from positioned lines (a PDF's text layer or OCR word boxes, both
@@ -1016,16 +1016,12 @@ function withWordsAbove(l: Line, above: Line | undefined): Line | null {
 export function statementFromLines(input: Line[]): ParsedStatement {
   const first = readStatementLines(input);
   if (first.decided || first.statement.transactions.length < 2) return first.statement;
-  // No date on the page settles the day order ("03/05", "04/05"): the order that keeps the bookings within two months,
-  // where the other spreads them over twice as long, as in CSV files.
+  // No date on the page settles the day order ("03/05", "04/05"): the order that keeps the bookings close together,
+  // as in CSV files (closerReading), reading the same rows.
   const other = readStatementLines(input, first.order === 'dmy' ? 'mdy' : 'dmy');
-  const span = (s: ParsedStatement) => {
-    const days = s.transactions.map((t) => Date.parse(t.date) / 86_400_000);
-    return days.length >= 2 ? Math.max(...days) - Math.min(...days) : Number.POSITIVE_INFINITY;
-  };
-  const [a, b] = [span(first.statement), span(other.statement)];
-  const same = other.statement.transactions.length === first.statement.transactions.length;
-  return same && b <= 62 && a > 2 * b + 1 ? other.statement : first.statement;
+  if (other.statement.transactions.length !== first.statement.transactions.length) return first.statement;
+  const span = (s: ParsedStatement) => daySpan(s.transactions.map((t) => t.date))!;
+  return closerReading(span(other.statement), span(first.statement)) ? other.statement : first.statement;
 }
 
 function readStatementLines(
@@ -1407,13 +1403,8 @@ function headerlessColumns(rows: Row[], opening: number | null, closing: number 
       const cut = xs[wide[0]!.at]!;
       return { cut, left: xs[0]!, right: xs.at(-1)! };
     };
-    let found: ReturnType<typeof split> = null;
-    let edge: Edge = 'x1';
-    for (const e of ['x1', 'x0'] as const) {
-      found = split(e);
-      edge = e;
-      if (found) break;
-    }
+    const byRight = split('x1');
+    const [edge, found]: [Edge, ReturnType<typeof split>] = byRight ? ['x1', byRight] : ['x0', split('x0')];
     if (found === null) return;
     if (found === 'one') single.add(page);
     else columns.set(page, { edge, ...found });

@@ -39,6 +39,22 @@ export function currencyCode(value: string | null | undefined): string | null {
   return s && ISO_CODE.test(s) && ISO_CURRENCIES.has(s) ? s : null;
 }
 
+/** The days between the earliest and the latest of some ISO dates; null for fewer than two. */
+export function daySpan(isoDates: readonly string[]): number | null {
+  if (isoDates.length < 2) return null;
+  const days = isoDates.map((d) => Date.parse(d) / 86_400_000);
+  return Math.max(...days) - Math.min(...days);
+}
+
+/**
+ * A statement's bookings lie close together: of two readings of ambiguous day-month dates, the one whose bookings span
+ * `span` days is the right one when it keeps them within two months and the other (`otherSpan`) spreads them over
+ * more than twice as long ("03/05/23, 04/05/23, 05/05/23" are three days of May, not the 5th of three months).
+ */
+export function closerReading(span: number, otherSpan: number): boolean {
+  return span <= 62 && otherSpan > 2 * span + 1;
+}
+
 /** A real calendar date as YYYY-MM-DD, or null. */
 export function isoDate(y: number, m: number, d: number): string | null {
   if (!Number.isInteger(y) || y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1) return null;

@@ -691,8 +691,6 @@ export const DATE_NEGATIVE = words([
   'printed',
   'check',
   'birth',
-  // The tax authority's numbering authorisation a Latin American invoice cites ("Resolución DIAN No. … de fecha 09
-  // junio 2024", "Autorización … vigencia 18 meses").
   // A law cited in the terms ("loi n° 92-1442 du 31 décembre 1992", "Gesetz vom 1. Juli 2020").
   'loi',
   'decret',
@@ -702,6 +700,8 @@ export const DATE_NEGATIVE = words([
   'ley',
   'legge',
   'decreto',
+  // The tax authority's numbering authorisation a Latin American invoice cites ("Resolución DIAN No. … de fecha 09
+  // junio 2024", "Autorización … vigencia 18 meses").
   'resolucion',
   'autorizacion',
   'habilitacion',
