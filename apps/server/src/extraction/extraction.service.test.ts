@@ -90,6 +90,47 @@ describe('the issuer named only in a picture', () => {
   }, 120_000);
 });
 
+describe('a text invoice with a scanned page behind it', () => {
+  it('takes the total of the text pages, not that of the scanned order attached to them', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const { createCanvas } = await import('@napi-rs/canvas');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const p1 = doc.addPage([595, 842]);
+    const rows = [
+      [50, 780, 'Werkstatt Brandt GmbH'],
+      [50, 765, 'Hafenweg 3, 28197 Bremen'],
+      [400, 780, 'Rechnung Nr. 2023-0417'],
+      [400, 765, 'Datum: 10.02.2023'],
+      [50, 560, 'Reparatur laut Auftrag                 1          140,00 EUR'],
+      // The total under its column header, as many invoicing programs print it.
+      [440, 500, 'TOTAL'],
+      [440, 486, '140,00'],
+    ] as const;
+    for (const [x, y, text] of rows) p1.drawText(text, { x, y, size: 10, font });
+    // Page 2: the customer's purchase order, scanned: a picture only, with a larger total of its own.
+    const canvas = createCanvas(1240, 1754);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, 1240, 1754);
+    ctx.fillStyle = '#000000';
+    ctx.font = '40px sans-serif';
+    const order = ['PURCHASE ORDER 553699', 'Date: 01.02.2023', 'Repair as agreed      1      170,00 EUR'];
+    for (const [k, line] of order.entries()) ctx.fillText(line, 100, 200 + k * 90);
+    ctx.font = 'bold 48px sans-serif';
+    ctx.fillText('TOTAL 170,00 EUR', 600, 900);
+    const scan = await doc.embedPng(canvas.toBuffer('image/png'));
+    doc.addPage([595, 842]).drawImage(scan, { x: 0, y: 0, width: 595, height: 842 });
+    const r = await extractInvoiceFields(
+      { bytes: new Uint8Array(await doc.save()), filename: 'with-order.pdf' },
+      { ocr: true, ocrLanguages: ['eng'] },
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.amount).toBe(140);
+    expect(r.invoice_number).toBe('2023-0417');
+  }, 120_000);
+});
+
 describe('Factur-X: XML attached to a PDF wins over the text', () => {
   it('reads the embedded CII', async () => {
     const { PDFDocument, StandardFonts } = await import('pdf-lib');

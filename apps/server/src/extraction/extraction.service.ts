@@ -208,6 +208,8 @@ async function run(
   let source: FieldSource = 'pdf_text';
   let metaKind: Kind = 'unknown';
   let ocrImages: Array<() => Promise<import('@napi-rs/canvas').Canvas>> = [];
+  /** A text PDF's own lines, when scanned pages were read and merged into `lines`. */
+  let textOnly: Line[] | null = null;
   /** An image file's page as OCR read it (for a second reading). */
   let photo: Canvas | null = null;
   /** A text PDF's first page read for the text only its pictures carry (a logo), when the text names no issuer. */
@@ -306,6 +308,7 @@ async function run(
       }
       if (ocrImages.length) {
         const ocrLines = await ocrAll(ocrImages, options, result, pickOcrPages(scanned, limits.maxOcrPages), pageDone);
+        if (textPages.size) textOnly = lines;
         lines = mergeLines(lines, ocrLines);
       }
       if (options.ocr !== false && textPages.has(1)) {
@@ -376,7 +379,12 @@ async function run(
   }
 
   onLines?.(lines);
-  const rules = extractFieldsFromLines(lines, options.hints);
+  let rules = extractFieldsFromLines(lines, options.hints);
+  if (textOnly?.length) {
+    // A text PDF with scanned pages behind it (the order it bills, a delivery note, a signed receipt): the text pages
+    // are the invoice, so what they state surely stands; the scans fill only what they leave unsure.
+    rules = preferSure(extractFieldsFromLines(textOnly, options.hints), rules);
+  }
   if (photo && (rules.amount === null || rules.invoice_date === null)) {
     // A second reading of the document alone, cropped out of the scan around it, fills what the first one missed.
     const again = await croppedReading(photo, options, pageDone);
@@ -492,6 +500,21 @@ function fillMissing(rules: RuleFields, more: RuleFields): void {
       rules.currency = more.currency;
   }
   if (!rules.document_type && more.document_type) rules.document_type = more.document_type;
+}
+
+/** `first`'s fields where it is sure of them, else `second`'s (and the currency with the amount it came with). */
+function preferSure(first: RuleFields, second: RuleFields): RuleFields {
+  const sure = (g: { confidence: number } | null): boolean => g !== null && g.confidence >= FILL_CONFIDENCE;
+  const out: RuleFields = { ...second };
+  if (sure(first.vendor)) out.vendor = first.vendor;
+  if (sure(first.invoice_date)) out.invoice_date = first.invoice_date;
+  if (sure(first.invoice_number)) out.invoice_number = first.invoice_number;
+  if (sure(first.amount)) {
+    out.amount = first.amount;
+    out.currency = first.currency ?? second.currency;
+  }
+  if (first.document_type) out.document_type = first.document_type;
+  return out;
 }
 
 /** The rules' confidence a second reading's field needs to fill a gap (a labelled total, a labelled date). */

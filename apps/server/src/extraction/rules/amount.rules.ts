@@ -177,7 +177,54 @@ interface Candidate {
   label?: string;
   /** Its cell on the line. */
   cell?: number;
+  /** The currency code heading its column, where a header row names one per column ("USD | EUR"). */
+  columnCurrency?: string;
 }
+
+/** A bare currency code in a header cell: "USD", "(EUR)", "in CHF". */
+const HEADER_CODE = /^\W*(?:in\s+)?([A-Z]{3})\W*$/;
+
+/**
+ * Header rows that name a currency per column ("AMOUNT / USD | EUR" over "119.95 | 109.15"): an invoice in one
+ * currency that also prints its amounts converted into another. Maps the header line to its cells' codes.
+ */
+function currencyHeaders(doc: Doc): Map<number, Array<{ x0: number; x1: number; code: string }>> {
+  const out = new Map<number, Array<{ x0: number; x1: number; code: string }>>();
+  doc.lines.forEach((line, i) => {
+    const heads = line.cells
+      .map((c) => ({ x0: c.x0, x1: c.x1, code: HEADER_CODE.exec(c.text)?.[1] ?? '' }))
+      .filter((h) => KNOWN_CURRENCIES.has(h.code));
+    if (heads.length >= 2 && new Set(heads.map((h) => h.code)).size === heads.length) out.set(i, heads);
+  });
+  return out;
+}
+
+/** The currency heading the column of cell `j` of line `i`: a currency header row at most eight lines above. */
+function columnCurrencyOf(
+  doc: Doc,
+  headers: ReturnType<typeof currencyHeaders>,
+  i: number,
+  j: number,
+): string | undefined {
+  if (!headers.size) return undefined;
+  const line = doc.lines[i]!;
+  const cell = line.cells[j]!;
+  for (let up = i - 1; up >= Math.max(0, i - 8); up--) {
+    if (doc.lines[up]!.page !== line.page) return undefined;
+    const head = headers.get(up);
+    if (!head) continue;
+    const mid = (cell.x0 + cell.x1) / 2;
+    const near = head.reduce((a, b) =>
+      Math.abs((a.x0 + a.x1) / 2 - mid) <= Math.abs((b.x0 + b.x1) / 2 - mid) ? a : b,
+    );
+    return near.x0 < cell.x1 + 20 && near.x1 > cell.x0 - 20 ? near.code : undefined;
+  }
+  return undefined;
+}
+
+/** The currency the page declares it is paid in: "Payment currency: USD", "Währung: EUR", "Devise : CHF". */
+const DECLARED_CURRENCY =
+  /(?<![a-z])(?:(?:payment |billing |invoice )?currency|wahrung|devise|valuta|moneda|divisa|waluta|mena)\s*:?\s+([a-z]{3})(?![a-z])/;
 
 /**
  * The grand total: amounts whose label (text to their left on the line, or the cell above) names a total, ranked by
@@ -205,6 +252,7 @@ export function findTotal(
   const taxes: number[] = [];
   const allAmounts: Candidate[] = [];
   const fallback: Candidate[] = [];
+  const headers = currencyHeaders(doc);
   doc.lines.forEach((line, i) => {
     const cellsF = doc.folded[i]!;
     const lineAmounts: Array<{ cell: number; a: ParsedAmount }> = [];
@@ -295,7 +343,8 @@ export function findTotal(
       const labelKind = aboveKind ?? totalLabelKind(label);
       const pos = (line.page - 1) / Math.max(doc.pages, 1) + line.rel;
       const rightmost = j === lastCell && k === lineAmounts.length - 1;
-      const currency = a.currency ?? lineCur;
+      const columnCurrency = a.currency || lineCur ? undefined : columnCurrencyOf(doc, headers, i, j);
+      const currency = a.currency ?? lineCur ?? columnCurrency ?? null;
       if (DEPOSIT.test(label)) deposits.push(Math.abs(a.minor));
       if (PREVIOUS_BALANCE.test(label)) previous.push(a.minor);
       if (CHANGE_LABEL.test(label)) change.push(Math.abs(a.minor));
@@ -342,7 +391,7 @@ export function findTotal(
       else features.notRightmost = 1;
       if (a.minor === 0) features.zero = 1;
       if (currency) features.currency = 1;
-      cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label, cell: j });
+      cands.push({ amount: a, score: 0, features, lineIndex: i, currency, label, cell: j, columnCurrency });
     }
   });
   // Arithmetic: an amount equal to a net/subtotal line plus a tax line is the grand total, whatever its label says.
@@ -410,6 +459,18 @@ export function findTotal(
   }
   context.onCandidates?.(pool.map((c) => ({ minor: c.amount.minor, features: { ...c.features } })));
   let best = pool[0]!;
+  // Amounts printed in two currencies, a column each: the one the page says it is paid in, else the first column
+  // (the invoice's own; the next converts it "for reference").
+  if (best.columnCurrency) {
+    const declared = doc.folded
+      .map((cells) => DECLARED_CURRENCY.exec(cells.join('  '))?.[1]?.toUpperCase())
+      .find((c) => c && KNOWN_CURRENCIES.has(c));
+    const siblings = pool.filter((c) => c.lineIndex === best.lineIndex && c.columnCurrency);
+    const pick = declared
+      ? siblings.find((c) => c.columnCurrency === declared)
+      : siblings.reduce((a, b) => ((a.cell ?? 0) <= (b.cell ?? 0) ? a : b));
+    if (pick) best = pick;
+  }
   // A deposit or payment already made: "Total 1,000 / Deposit -300 / Amount due 700". The grand total is the
   // labelled amount that equals the chosen one plus a deposit line's amount.
   if (cands.length && deposits.length) {

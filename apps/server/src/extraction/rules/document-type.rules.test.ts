@@ -387,4 +387,18 @@ Mastercard EUR                   20,08
     for (const title of ['Kvittering', 'Kvitto', 'PARAGON FISKALNY', 'Účtenka'])
       expect(typeOf(`${title}\nFly Chicken 1 AS\nTotalt   249,00 kr\n`)).toBe('receipt');
   });
+
+  it('a title naming two kinds ("RECHNUNG / LIEFERSCHEIN"): the total to pay makes it an invoice', () => {
+    const doc = `
+Papoo Software & Media GmbH                              RechnungsNr:  70128793
+Auguststr. 4, 53229 Bonn                                 Datum:        01.11.2023
+RECHNUNG / LIEFERSCHEIN
+ID        Produkt                 Preis      Menge      Summe
+65-38-37  Business Tarif         170,42          1     170,42
+                                  Gesamtnetto (EUR)    170,42
+                                  zzgl. 19 % Ust.       32,38
+                                  Summe brutto (in EURO)   202,80
+`;
+    expect(typeOf(doc)).toBe('invoice');
+  });
 });

@@ -177,8 +177,13 @@ function weigh(
   const before = folded.slice(0, start).trim();
   // "Purchase order: 4711", "Lieferschein-Nr.: 12": a colon makes a label, not a title.
   const after = folded.slice(start + length).trim();
-  const shortBefore = before.length <= 12 && before.split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length <= 1;
-  const whole = shortBefore && (after === '' || NUMBERED_TAIL.test(after));
+  // A title naming two kinds at once ("RECHNUNG / LIEFERSCHEIN", "Invoice & Delivery note"): a title of both, and
+  // the cues (a total to pay) decide between them.
+  const pairedBefore = /^[\p{L} ]{3,25}\s*[/&+|]$/u.test(before) && titleOfAnyKind(before.slice(0, -1).trim());
+  const pairedAfter = /^[/&+|]\s*[\p{L} ]{3,25}$/u.test(after) && titleOfAnyKind(after.slice(1).trim());
+  const shortBefore =
+    pairedBefore || (before.length <= 12 && before.split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length <= 1);
+  const whole = shortBefore && (after === '' || pairedAfter || NUMBERED_TAIL.test(after));
   if (!whole || (type === 'contract' && POSSESSIVE.test(before))) {
     // A label ("Invoice address", "Purchase order: 4711") or a mention in running text.
     return folded.length <= 40 && shortBefore ? 0.5 : 0.15;
@@ -194,6 +199,14 @@ function weigh(
   // A title sits alone on its line or beside its number and date, not in a row of a table.
   if (line.cells.length > 4) w *= 0.6;
   return w;
+}
+
+/** Whether `text` is, whole, the title words of some document kind. */
+function titleOfAnyKind(text: string): boolean {
+  return TYPES.some((t) => {
+    const m = DOCUMENT_TITLE_PATTERNS[t].exec(text);
+    return m !== null && m[0].trim() === text;
+  });
 }
 
 function round(n: number): number {

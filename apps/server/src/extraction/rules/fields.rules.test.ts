@@ -759,3 +759,100 @@ VALOR TOTAL DA NOTA                           3.267,60`);
     expect(f.vendor).toBe('Vinicius e Rebeca');
   });
 });
+
+describe('real invoices of fresh samples 11 and 12 (dev, rebuilt as plain text)', () => {
+  it('an invoice in two currency columns: the column of the currency it is paid in', () => {
+    const f = fields(`
+PAYMENT CURRENCY: USD
+PAYMENT DATE: 2023-04-23
+                                                    AMOUNT
+                 PRODUCT                            USD        EUR
+      PRO 1 month Recurring                       119.95     109.15
+                              TOTAL AT CHECKOUT   119.95     109.15`);
+    expect(f).toMatchObject({ amount: 119.95, currency: 'USD' });
+    // No currency declared: the first column, the invoice's own; the next converts it.
+    const g = fields(`
+                                 CHF        EUR
+Consulting                    1000.00     1040.00
+Total                         1000.00     1040.00`);
+    expect(g).toMatchObject({ amount: 1000, currency: 'CHF' });
+  });
+
+  it("a customer named after 'Licensed To:' is no issuer; the footer's legal name is", () => {
+    const f = fields(`
+                                                  Invoice Number: AT-215508940
+Summary                                           Date Issued: Dec 28, 2022
+Harbour Analytics GmbH                            Billing Contact:
+Hafenstraße 4                                     Thomas Flassbeck
+06108 Halle (Saale)                               Harbour Analytics GmbH
+Licensed To: Harbour Analytics GmbH
+                                                  Site: harbour.atlassian.net
+Total Paid: USD 47.90
+                          Invoice Total:          USD 47.90
+                          Amount Now Due:         USD 0.00
+Atlassian Pty Ltd, Level 6, 341 George St, Sydney NSW 2000, Australia`);
+    expect(f.vendor).toBe('Atlassian Pty Ltd');
+  });
+
+  it('"Please remit to:" names the issuer', () => {
+    const f = fields(`
+                                      Invoice Number:     INV-1430472
+BILL TO :
+NCC
+400 BROADACRES DR. 3rd FLOOR
+
+          AIRTIME TOTAL :      $ 2319.00
+          BALANCE DUE :        $ 1714.90
+
+
+
+PLEASE REMIT TO :
+SPECTRUM REACH
+PO BOX 78876`);
+    expect(f.vendor).toBe('SPECTRUM REACH');
+  });
+
+  it("an Argentine factura: 'Señor/es:' is the customer, the issuer heads its block, 'N° 0003 - 00003435' whole, $ is the peso", () => {
+    const f = fields(`
+                                          Factura
+                                          NUMERO:   00003 - 00003668
+                                          FECHA: 14/02/2023
+OSCAR ALFREDO ANDEREGGEN
+ACONCAGUA - Nro.: 681                   CUIT: 20-13046568-5
+(2300) - RAFAELA - Santa Fe             Ing.Brutos: 041-015799-6
+Señor/es: SEGUROS LA SEGUNDA                                  Cuenta Nro.:  124
+Condición de IVA: Responsable Inscripto
+Condición de VENTA: 10 Días S/Fecha Factura
+ITEM   DESCRIPCION                      CANTIDAD     IMPORTE
+100    MANO DE OBRA CHAPA Y PINTURA       1,0000     86.942,15
+101    AMPLIACION REPUESTOS               1,0000     32.574,38
+                                          TOTAL   $ 144.615,00
+SON PESOS: CIENTO CUARENTA Y CUATRO MIL SEISCIENTOS QUINCE CON 00 CENTAVOS
+C.A.E. Nro.:  73075542026320
+Fecha Vencimiento:  24/02/2023`);
+    expect(f).toMatchObject({
+      vendor: 'OSCAR ALFREDO ANDEREGGEN',
+      invoice_number: '00003 - 00003668',
+      amount: 144615,
+      currency: 'ARS',
+    });
+    // A zero-padded point of sale is no phone number's area code.
+    expect(fields('Factura Nº 0005-00011643\nC.U.I.T.: 30-51758323-1\nTOTAL  $  77,300.00').invoice_number).toBe(
+      '0005-00011643',
+    );
+  });
+
+  it("a seller heading over a form's rows: the name under its 'Nome / Nome Empresarial' label, not a status beside 'Prestador'", () => {
+    const f = fields(`
+NÚMERO DA NFS-e     COMPETÊNCIA DA NFS-e
+999                 07/04/2026
+EMITENTE DA NFS-e   SITUAÇÃO DA NFS-e
+Prestador           NFS-e Gerada
+                    CNPJ / CPF / NIF
+PRESTADOR / FORNECEDOR      11.222.333/0001-44
+Nome / Nome Empresarial                 Município / Sigla UF
+Serviços de Publicidade e Propaganda    São Vicente / SP
+Valor Líquido da NFS-e     R$ 10.000,00`);
+    expect(f.vendor).toBe('Serviços de Publicidade e Propaganda');
+  });
+});

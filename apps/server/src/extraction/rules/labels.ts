@@ -778,11 +778,21 @@ export const CUSTOMER_LABEL = words([
   'geadresseerde',
   // Hungarian: "Vevő".
   'vevo',
+  // A software licence's holder ("Licensed To: X"), the customer of a subscription invoice.
+  'licensed to',
+  'licensee',
+  // Spanish-speaking America's addressee line: "Señor/es: X", "Sres.: X".
+  'senor/es',
+  'senores',
+  'sres?\\.',
 ]);
 
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
   '(?:make (?:checks|cheques) )?payable to',
+  // Where the payment goes: "Please remit to:", "Remit payment to", "Send payments to".
+  '(?:please )?remit (?:payments? )?to',
+  'send payments? to',
   '销售方',
   'sold by',
   'provider',

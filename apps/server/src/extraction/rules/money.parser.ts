@@ -259,7 +259,7 @@ const OTHER_DOLLARS: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:chile|rut|sii\.cl|santiago de chile)(?![a-z])/, 'CLP'],
   [/(?<![a-z])(?:mexico|r\.f\.c\.|rfc|cfdi)(?![a-z])/, 'MXN'],
   [/(?<![a-z])(?:colombia|bogota|medellin)(?![a-z])/, 'COP'],
-  [/(?<![a-z])(?:argentina|cuit)(?![a-z])/, 'ARS'],
+  [/(?<![a-z])(?:argentina|cuit|c\.u\.i\.t|afip|ingresos brutos|ing\.\s?brutos)(?![a-z])/, 'ARS'],
 ];
 
 /**

@@ -32,7 +32,8 @@ export function plausibleNumber(token: string): boolean {
   if (t.length < 2 || t.length > 40) return false;
   if (!/\d/.test(t)) return false;
   if (/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(t.replace(/\s/g, ''))) return false; // IBAN
-  if (/^\+|^\(?0\d{2,4}\)?[\s/-]\d/.test(t)) return false; // phone
+  // A phone number's area code starts 0 then a non-zero digit; "0005-00011643" is a zero-padded series.
+  if (/^\+|^\(?0[1-9]\d{1,3}\)?[\s/-]\d/.test(t)) return false; // phone
   if (/%$/.test(t)) return false;
   if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) return false; // an amount
   if (/[€$£]/.test(t)) return false;
@@ -82,7 +83,10 @@ export function firstToken(rest: string): string | null {
  */
 function withSpacedTail(token: string, after: string): string {
   const tail = /^\s+\/\s+([A-Za-z0-9]{2,10})(?![\w.,/-])/.exec(after);
-  return tail && /\d/.test(tail[1]!) ? `${token} / ${tail[1]}` : token;
+  if (tail && /\d/.test(tail[1]!)) return `${token} / ${tail[1]}`;
+  // A point of sale and its running number ("00003 - 00003668", Argentina's AFIP invoices): digits on both sides.
+  const run = /^\s+[-–]\s+(\d{4,12})(?![\w.,/-])/.exec(after);
+  return run && /^\d{1,6}$/.test(token) ? `${token} - ${run[1]}` : token;
 }
 
 /** Score of a column header as an invoice-number label, or null: it must name the invoice's number and nothing else. */

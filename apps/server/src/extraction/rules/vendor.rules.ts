@@ -1,11 +1,11 @@
 import type { FieldGuess, Line, PartyHints } from '../extraction.types';
 import { findDates } from './date.parser';
-import { cellBelow, type Doc, editDistance } from './document';
+import { cellBelow, type Doc, editDistance, labelAbove } from './document';
 import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VENDOR_LABEL } from './labels';
 import { findAmounts } from './money.parser';
 
 const ADDRESSY =
-  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|@|www\.|https?:|p\.?o\.? box|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d/i;
+  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|\bnro\.?:?\s*\d|@|www\.|https?:|p\.?o\.? box|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d/i;
 
 const BARE_TO = /^\s*(?:to|an|a|aan|para|per|catre|destinataire)\s*:?\s*$/;
 
@@ -35,7 +35,7 @@ const ISSUER_STRONG_ID =
 
 /** Tax ids, printed for the issuer and often for the customer too. */
 const TAX_ID =
-  /(?<![a-z])(ust-?id\w*|vat (?:no|reg\w*|number|id)|tax id|n° tva|tva|p\.?\s?iva|partita iva|nif|cif|cui|btw(?:-?nr)?|uid)(?![a-z])/;
+  /(?<![a-z])(ust-?id\w*|vat (?:no|reg\w*|number|id)|tax id|n° tva|tva|p\.?\s?iva|partita iva|nif|cif|cui|btw(?:-?nr)?|uid|c\.?u\.?i\.?t|cuil|rut|r\.?f\.?c|ruc|nit|cnpj|abn|gstin)(?![a-z])/;
 
 /** A line of an address block under a company name: street, postcode and town, contact details. */
 const BLOCK_LINE =
@@ -81,7 +81,7 @@ export function companyLike(text: string): boolean {
  * name. Folded.
  */
 const HEADING_NOT_NAME =
-  /^(?:identifikation|bankverbindung|geschaftsfuhrung|geschaeftsfuehrung|kontakt|kontaktdaten|anschrift|adresse|impressum|steuernummer|registergericht|sitz der gesellschaft|bank details|banking details|contact|contact details|company details|coordonnees|coordonnees bancaires|informations|dati aziendali|datos bancarios|contactgegevens|bankgegevens)$|(?:^|\s)(?:print name|signature|unterschrift)(?:\s|\/|$)|\p{L}\/\p{L}+\/|发票|专用章/u;
+  /^(?:identifikation|bankverbindung|geschaftsfuhrung|geschaeftsfuehrung|kontakt|kontaktdaten|anschrift|adresse|impressum|steuernummer|registergericht|sitz der gesellschaft|bank details|banking details|contact|contact details|company details|coordonnees|coordonnees bancaires|informations|dati aziendali|datos bancarios|contactgegevens|bankgegevens|summary|overview|details|zusammenfassung|ubersicht|uebersicht|recapitulatif|resume|riepilogo|resumen|resumo|overzicht|samenvatting)$|(?:^|\s)(?:print name|signature|unterschrift)(?:\s|\/|$)|\p{L}\/\p{L}+\/|发票|专用章/u;
 /** A label cut off after its preposition ("Numéro de"), in lower case as labels write it ("CRONUS DE" is a name). */
 const CUT_AFTER_PREPOSITION = /\s(?:de|du|des|of|for|to|von|der|di|da|del|van|la|le)$/;
 
@@ -241,8 +241,10 @@ function foldPlain(s: string): string {
     .trim();
 }
 
-const NAME_LABEL =
-  /^(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam|nazwa(?: firmy)?|nazev(?: firmy)?|nome|razao social|nimi|namn|foretag|nev|cegnev)\s*:?\s*$/;
+const NAME_WORD =
+  '(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam|nazwa(?: firmy)?|nazev(?: firmy)?|nome(?: empresarial)?|razao social|nimi|namn|foretag|nev|cegnev)';
+/** A form's name field label, alone or as alternatives ("Nome / Nome Empresarial"). */
+const NAME_LABEL = new RegExp(`^${NAME_WORD}(?:\\s*/\\s*${NAME_WORD})*\\s*:?\\s*$`);
 
 /**
  * What OCR makes of a logo or a barcode ("I Il ill", "| IlI|UI)", "\"aE") and a shop's opening hours ("MO.-SA."):
@@ -325,6 +327,8 @@ export function findVendor(
   /** One candidate per spelling: the cleaned name's letters and digits, lower case. */
   const keyOf = (name: string) => name.toLowerCase().replace(/[^\p{L}\d]/gu, '');
   const add = (raw: string, score: number, line: number) => {
+    // A field's label ("NUMERO:", "Billing Contact:"), never a name.
+    if (/:\s*$/.test(raw)) return;
     const name = cleanVendor(raw);
     if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name) || isOwn(name)) return;
     if (HEADING_NOT_NAME.test(foldPlain(name)) || CUT_AFTER_PREPOSITION.test(name)) return;
@@ -408,7 +412,11 @@ export function findVendor(
   // "Invoice To:" where the block rule cannot reach it) is still the customer.
   for (const key of customer) {
     const [i, j] = key.split(':').map(Number) as [number, number];
-    const text = doc.lines[i]?.cells[j]?.text ?? '';
+    let text = doc.lines[i]?.cells[j]?.text ?? '';
+    // "Licensed To: X", "Bill to: X": the name after its label in the same cell.
+    const labelled = /^([^:]{3,30}):\s*(\S.*)$/.exec(text);
+    const labelWords = labelled ? foldPlain(labelled[1]!).trim() : '';
+    if (labelled && CUSTOMER_LABEL.exec(labelWords)?.[0] === labelWords) text = labelled[2]!;
     if (/\d/.test(text) || isLabel(text) || isPartyWord(doc.folded[i]![j]!) || !companyLike(text)) continue;
     const core = coreName(text);
     if (core.length >= 5) customerNames.add(core);
@@ -451,9 +459,20 @@ export function findVendor(
             .replace(/[\s()/:,-]+/g, '') === ''
         )
           rest = '';
+        // The next cell is the label's value unless it is a figure (a tax id in a form's next column) or the value
+        // of another column's header ("Prestador | NFS-e Gerada" under "Situação da NFS-e").
+        const next = line.cells[j + 1];
+        const head = next ? labelAbove(doc, i, j + 1) : null;
+        const nextIsValue =
+          next !== undefined &&
+          !isLabel(next.text) &&
+          !isPartyWord(doc.folded[i]![j + 1]!) &&
+          !/^[\d\s./-]+$/.test(next.text) &&
+          // ("名称: X" carries its own label, and so its own value.)
+          !(head && !next.text.includes(':') && !NAME_LABEL.test(foldPlain(head)) && !VENDOR_LABEL.test(head));
         if (rest) add(rest.split(/\s[-|]\s|,\s(?=\d)/)[0]!, 0.85, i);
-        else if (line.cells[j + 1] && !isLabel(line.cells[j + 1]!.text) && !isPartyWord(doc.folded[i]![j + 1]!)) {
-          add(line.cells[j + 1]!.text, 0.83, i);
+        else if (nextIsValue) {
+          add(next.text, 0.83, i);
         } else {
           // A section header ("Verkäufer", "Seller") over a block: its "Name:" row, or its first plain value in the
           // header's column.
@@ -485,12 +504,19 @@ export function findVendor(
             const cf = foldPlain(c.text);
             const named = /^(.*?):\s*(.*)$/.exec(c.text);
             if (NAME_LABEL.test(cf.replace(/:.*$/, ':')) || (named && NAME_LABEL.test(foldPlain(named[1]!)))) {
-              const v = named?.[2]?.trim() || l.cells[ci + rowCells.length]?.text;
+              // A form's row of field labels with their values in the row below ("Nome / Nome Empresarial |
+              // Município / Sigla UF" over "X Ltda | São Vicente / SP"): the value under this label.
+              const formRow = !named && l.cells.length > 1 && l.cells.every((x) => !/\d/.test(x.text));
+              const under = formRow ? cellBelow(doc, k, c.x0, c.x1, 1) : null;
+              const v =
+                named?.[2]?.trim() ||
+                (under ? doc.lines[under[0]]!.cells[under[1]]!.text : l.cells[ci + rowCells.length]?.text);
               if (v) add(v, 0.82, k);
               break;
             }
             const cleaned = cleanVendor(c.text);
-            if (cleaned.includes(':') || isPartyWord(cf)) continue;
+            // Another label in the column ("Vendedor:" over "Orden de Compra:"), not a value.
+            if (cleaned.includes(':') || /:\s*$/.test(c.text) || isPartyWord(cf)) continue;
             if (plausibleName(cleaned)) {
               add(cleaned, 0.75, k);
               break;
