@@ -131,6 +131,46 @@ describe('a text invoice with a scanned page behind it', () => {
   }, 120_000);
 });
 
+describe("a browser's print of a receipt picture", () => {
+  it('reads the picture like a scan when the text layer holds only the print margins', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const { createCanvas } = await import('@napi-rs/canvas');
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([595, 842]);
+    page.drawText('11/10/2021, 16:42', { x: 20, y: 825, size: 7, font });
+    page.drawText('receipt.png', { x: 300, y: 825, size: 7, font });
+    page.drawText('https://mail.example.com/chat/u/0/', { x: 20, y: 10, size: 7, font });
+    const canvas = createCanvas(1000, 1400);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, 1000, 1400);
+    ctx.fillStyle = '#000000';
+    ctx.font = 'bold 64px sans-serif';
+    ctx.fillText('Harbour Stationers', 150, 150);
+    ctx.font = '40px monospace';
+    const rows = [
+      'Receipt No. 4711-0815',
+      '05/30/2020  9:42 AM',
+      'Printer ET-4760      499.99',
+      'Subtotal             499.99',
+      'Sales Tax             45.00',
+      'Total                544.99',
+      'Visa                 544.99',
+    ];
+    for (const [k, row] of rows.entries()) ctx.fillText(row, 120, 300 + k * 80);
+    const png = await doc.embedPng(canvas.toBuffer('image/png'));
+    page.drawImage(png, { x: 60, y: 60, width: 470, height: 660 });
+    const r = await extractInvoiceFields(
+      { bytes: new Uint8Array(await doc.save()), filename: 'receipt-print.pdf' },
+      { ocr: true, ocrLanguages: ['eng'] },
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.amount).toBe(544.99);
+    expect(r.invoice_date).toBe('2020-05-30');
+  }, 120_000);
+});
+
 describe('Factur-X: XML attached to a PDF wins over the text', () => {
   it('reads the embedded CII', async () => {
     const { PDFDocument, StandardFonts } = await import('pdf-lib');

@@ -214,6 +214,8 @@ async function run(
   let photo: Canvas | null = null;
   /** A text PDF's first page read for the text only its pictures carry (a logo), when the text names no issuer. */
   let pictureText: (() => Promise<Line[] | null>) | null = null;
+  /** A text PDF's pages with little text read by OCR as if scanned, when their text layer says nothing. */
+  let pagesAsScans: (() => Promise<Line[]>) | null = null;
 
   if (kind === 'xml') {
     if (bytes.length > limits.maxXmlBytes) throw new ExtractionError('file_too_large', 'The XML file is too large');
@@ -311,6 +313,30 @@ async function run(
         if (textPages.size) textOnly = lines;
         lines = mergeLines(lines, ocrLines);
       }
+      if (options.ocr !== false && textPages.size) {
+        // Pages whose text is a margin's worth (a browser's header and footer around a picture): OCR them whole.
+        const thin = [...textPages].filter((p) => (text.charsPerPage[p - 1] ?? 0) < THIN_TEXT_CHARS);
+        if (thin.length) {
+          const pick = pickOcrPages(thin, limits.maxOcrPages);
+          pagesAsScans = async () => {
+            const doc = await openPdf(bytes, {
+              maxImagePixels: limits.maxImagePixels,
+              inflateBudgetBytes: limits.maxInflateBytes,
+            });
+            try {
+              return await ocrAll(
+                pick.map((p) => async () => renderPdfPage(doc, p, 300)),
+                options,
+                result,
+                pick,
+                pageDone,
+              );
+            } finally {
+              await (doc as { destroy(): Promise<void> }).destroy().catch(() => undefined);
+            }
+          };
+        }
+      }
       if (options.ocr !== false && textPages.has(1)) {
         const pageWords = words.filter((w) => w.page === 1);
         pictureText = async () => {
@@ -390,6 +416,17 @@ async function run(
     const again = await croppedReading(photo, options, pageDone);
     if (again) fillMissing(rules, extractFieldsFromLines(again, options.hints));
   }
+  // Nothing but a few words of print around a picture (a browser's print of a receipt image: the date, the address
+  // and the file name in its margins): the picture is the document, read like a scan; the print fills the gaps.
+  if (pagesAsScans && !rules.amount && !rules.invoice_date) {
+    const scanned = await pagesAsScans().catch(() => null);
+    if (scanned?.length) {
+      const text = rules;
+      rules = extractFieldsFromLines(scanned, options.hints);
+      fillMissing(rules, text);
+      source = 'ocr';
+    }
+  }
   if (pictureText && !rules.vendor) {
     // The issuer's name only in a picture (a logo, a letterhead scanned into the page): read it there, and take
     // only the vendor from that reading; the text layer stays the source of everything else.
@@ -397,7 +434,8 @@ async function run(
     // brand), else the picture's largest words.
     const more = await pictureText().catch(() => null);
     if (more?.length) {
-      const again = extractFieldsFromLines(mergeLines(lines, more), options.hints).vendor;
+      const merged = extractFieldsFromLines(mergeLines(lines, more), options.hints);
+      const again = merged.vendor;
       const { pictureName } = await import('./rules/vendor.rules');
       const logo = pictureName(more);
       const sure = again && again.confidence >= FILL_CONFIDENCE ? again : null;
@@ -516,6 +554,9 @@ function preferSure(first: RuleFields, second: RuleFields): RuleFields {
   if (first.document_type) out.document_type = first.document_type;
   return out;
 }
+
+/** Characters of text below which a PDF page holds no more than a margin's print (a date, a URL, a file name). */
+const THIN_TEXT_CHARS = 200;
 
 /** The rules' confidence a second reading's field needs to fill a gap (a labelled total, a labelled date). */
 const FILL_CONFIDENCE = 0.6;
