@@ -1,6 +1,6 @@
 import type { FieldGuess } from '../extraction.types';
 import { AMOUNT_WEIGHTS, type AmountFeature, type AmountFeatures, amountScore } from './amount.weights';
-import { cellBelow, columnCell, type Doc, editDistance, isValueCell, labelAbove } from './document';
+import { cellBelow, columnCell, type Doc, editDistance, foldAligned, isValueCell, labelAbove } from './document';
 import { INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
 import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser';
 
@@ -129,6 +129,8 @@ const SOFT_NEGATIVE = /^(?:paid|total net|net total|net amount|netto|nettobetrag
 
 /** Which kind of grand-total label a text is; null when it names something else. */
 export function totalLabelKind(label: string): LabelKind | null {
+  // A till's "PAY : 557", "NET PAY": what is to be paid, alone as its label.
+  if (/^\s*(?:net\s+)?pay\s*:?\s*$/.test(label)) return 'labelDue';
   const strong = TOTAL_STRONG.test(label);
   const weak = TOTAL_WEAK.test(label) || (!strong && ocrTotalWord(label));
   if (!strong && !weak) return null;
@@ -257,9 +259,19 @@ export function findTotal(
     const cellsF = doc.folded[i]!;
     const lineAmounts: Array<{ cell: number; a: ParsedAmount }> = [];
     line.cells.forEach((cell, j) => {
-      const only = /^[^\p{L}]*(?:[A-Z]{3}|Rs\.?|lei|Fr\.)?[^\p{L}]*$/u.test(cell.text);
-      for (const a of findAmounts(cell.text, { allowIntegers: only, decimalHint: doc.decimalHint })) {
-        lineAmounts.push({ cell: j, a });
+      // A whole number counts where the cell is the figure alone, or a total's or payment's label and its figure
+      // ("PAY :557", "Total: 1250" on a till receipt that prints no cents).
+      const labelled = /^\s*(\p{L}[\p{L} .]{1,29}?)\s*:\s*\d[\d.,]*\s*$/u.exec(cell.text);
+      const labelFolded = labelled ? foldAligned(labelled[1]!).trim() : '';
+      const only =
+        /^[^\p{L}]*(?:[A-Z]{3}|Rs\.?|lei|Fr\.)?[^\p{L}]*$/u.test(cell.text) ||
+        (labelled !== null &&
+          (totalLabelKind(labelFolded) !== null || /(?<![a-z])(?:pay|paid|to pay)$/.test(labelFolded)));
+      // "PAY :557": the figure glued to its label's colon (which a time, "9:42", also has) stands apart once spaced.
+      const spaced = labelled && only ? cell.text.replace(/:(?=\d)/, ': ') : cell.text;
+      const shift = spaced.length - cell.text.length;
+      for (const a of findAmounts(spaced, { allowIntegers: only, decimalHint: doc.decimalHint })) {
+        lineAmounts.push({ cell: j, a: shift ? { ...a, index: a.index - shift } : a });
       }
     });
     if (!lineAmounts.length) return;

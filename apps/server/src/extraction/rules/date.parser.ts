@@ -106,7 +106,8 @@ const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'num' | 'dMy' | 'Mdy' | 'yMd' 
     kind: 'dMy',
   },
   {
-    re: new RegExp(String.raw`(?<![\p{L}])(${MONTH_WORD})\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)`, 'gu'),
+    // The day may stick to the month ("January20, 2003", a typing slip some invoices carry).
+    re: new RegExp(String.raw`(?<![\p{L}])(${MONTH_WORD})\s*(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)`, 'gu'),
     kind: 'Mdy',
   },
   // Hungarian "2021. május 15." (the year first, closed by a dot; the month in words).

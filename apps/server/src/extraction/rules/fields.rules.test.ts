@@ -855,4 +855,32 @@ Serviços de Publicidade e Propaganda    São Vicente / SP
 Valor Líquido da NFS-e     R$ 10.000,00`);
     expect(f.vendor).toBe('Serviços de Publicidade e Propaganda');
   });
+
+  it("OCR'd US invoice: a stray code read off the logo is no currency; 'January20, 2003'; 'NO: 014- 03' is no phone", () => {
+    const f = fields(`
+SNG Engineering, Inc.                                   TRY
+344 Main Street Suite 200
+Gaithersburg, MD 20878                             INVOICE NO: 014-03
+Phone: 301.548.0055                                DATE: January20, 2003
+Field inspection of construction on 1/19/2003       750.00     750.00
+                                     SUBTOTAL      750.00
+                                     TOTAL DUE     750.00`);
+    expect(f).toMatchObject({ currency: 'USD', invoice_date: '2003-01-20', invoice_number: '014-03', amount: 750 });
+  });
+
+  it("an Indian till bill: 'PAY :557' without cents is the total; CGST and SGST mean rupees", () => {
+    const f = fields(`
+BURGER SEIGNEUR
+Indiranagar, Bangalore
+Bill No.  T2-126653
+Coke 300 ML                 130.00
+SubTotal:                   530.00
+CGST @2.5%                   13.25
+SGST @2.5%                   13.25
+Total Invoice Value:
+          PAY :557
+Thank you, visit again!`);
+    expect(f).toMatchObject({ amount: 557, currency: 'INR' });
+  });
 });
+

@@ -3,7 +3,7 @@ import { findTotal } from './amount.rules';
 import { findInvoiceDate } from './date.rules';
 import { prepareDoc } from './document';
 import { findDocumentType } from './document-type.rules';
-import { currencyDecimals, findCurrencies, otherDollar } from './money.parser';
+import { currencyDecimals, findAmounts, findCurrencies, otherDollar } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
 import { findVendor } from './vendor.rules';
 
@@ -27,7 +27,7 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:sverige|sweden)(?![a-z])/, 'SEK'],
   [/(?<![a-z])(?:danmark|denmark)(?![a-z])/, 'DKK'],
   [/(?<![a-z])(?:norge|norway)(?![a-z])/, 'NOK'],
-  [/(?<![a-z])(?:india|gstin)(?![a-z])/, 'INR'],
+  [/(?<![a-z])(?:india|gstin|cgst|sgst|igst|utgst)(?![a-z])/, 'INR'],
   [/(?<![a-z])(?:japan|nippon)(?![a-z])|日本/, 'JPY'],
   [/(?<![a-z])(?:mexico)(?![a-z])/, 'MXN'],
   [/(?<![a-z])(?:malaysia|kuala lumpur|selangor|sdn\.? bhd)(?![a-z])/, 'MYR'],
@@ -83,6 +83,13 @@ function chineseText(text: string): boolean {
   return han >= 4 && kana === 0;
 }
 
+/** A label naming the currency ("Currency: TRY", "Währung", "Devise"). */
+const CURRENCY_LABEL = /(?<![a-z])(?:currency|wahrung|devise|valuta|moneda|divisa|waluta|mena|moeda)(?![a-z])/;
+
+/** A US postal address: a state's code and a ZIP code ("Gaithersburg, MD 20878"). */
+const US_ADDRESS =
+  /(?<![A-Za-z])(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),? \d{5}(?:-\d{4})?(?!\d)/;
+
 /** The one currency the countries named on the page agree on; null when none is named or they disagree. */
 export function countryCurrency(folded: string): string | null {
   const found = new Set(COUNTRY_CURRENCY.filter(([re]) => re.test(folded)).map(([, c]) => c));
@@ -134,7 +141,20 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     const [code, n] = [...doc.currencies.entries()].sort(
       (a, b) => b[1] - a[1] || Number(b[0] === local) - Number(a[0] === local),
     )[0]!;
-    currency = { value: code, confidence: n > 1 ? 0.75 : 0.6 };
+    // A code seen once, alone in its cell, on a line without any amount or currency label, on a page with a US
+    // address: OCR's reading of a logo ("TRY" made of an outlined "INVOICE"), not the invoice's currency.
+    const stray =
+      n === 1 &&
+      code !== 'USD' &&
+      local === null &&
+      US_ADDRESS.test(doc.text) &&
+      doc.lines.every(
+        (l, i) =>
+          !l.cells.some((c) => c.text.trim() === code) ||
+          (!findAmounts(l.text).length && !CURRENCY_LABEL.test(doc.folded[i]!.join(' '))),
+      ) &&
+      doc.lines.some((l) => l.cells.some((c) => c.text.trim() === code));
+    currency = stray ? { value: 'USD', confidence: 0.4 } : { value: code, confidence: n > 1 ? 0.75 : 0.6 };
   }
   // A bare "$" is read as US dollars; on a Canadian invoice (a Canadian postcode or "Canada", nothing American) it is
   // the Canadian dollar.
