@@ -883,4 +883,3 @@ Thank you, visit again!`);
     expect(f).toMatchObject({ amount: 557, currency: 'INR' });
   });
 });
-
