@@ -52,4 +52,11 @@ describe('findDates across the seven languages', () => {
     expect(isIsoDate('2024-02-29')).toBe(true);
     expect(isIsoDate('2023-02-29')).toBe(false);
   });
+
+  it('reads Japanese era years and a month glued to its day', () => {
+    expect(one('発行日 令和7年5月15日')).toBe('2025-05-15');
+    expect(one('令和元年 5月 1日')).toBe('2019-05-01');
+    expect(one('平成31年4月30日')).toBe('2019-04-30');
+    expect(one('DATE: January20, 2003')).toBe('2003-01-20');
+  });
 });

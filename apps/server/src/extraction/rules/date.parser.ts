@@ -87,12 +87,14 @@ function iso(y: number, m: number, d: number): string | null {
 }
 
 const MONTH_WORD = String.raw`\p{L}{3,12}\.?`;
-const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'num' | 'dMy' | 'Mdy' | 'yMd' }> = [
+const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'era' | 'num' | 'dMy' | 'Mdy' | 'yMd' }> = [
   { re: /(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)/g, kind: 'ymd' },
   // Hungarian "2008. 10. 17." (year, month and day each closed by a dot and a space).
   { re: /(?<![\d.])(\d{4})\. (\d{1,2})\. (\d{1,2})\.(?!\d)/g, kind: 'ymd' },
   // Japanese and Chinese "2025年12月5日", Korean "2025년 12월 5일" (spaces between the parts as some PDFs print them).
   { re: /(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]/g, kind: 'ymd' },
+  // A Japanese era year: "令和7年5月15日" (Reiwa 7 is 2025, its first year 元年), "平成31年4月30日" (Heisei).
+  { re: /(令和|平成)\s*(\d{1,2}|元)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/g, kind: 'era' },
   // A four-digit year may run straight into the time (receipt OCR drops the space: "20.05.202014:57").
   {
     re: /(?<![\d.,])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}(?=\d{1,2}:\d{2}(?!\d))|(?:\d{4}|\d{2})(?![\d,]|\.\d))/g,
@@ -130,6 +132,10 @@ export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
       let ambiguous = false;
       let known: DayOrder | undefined;
       if (kind === 'ymd') value = iso(Number(m[1]), Number(m[2]), Number(m[3]));
+      else if (kind === 'era') {
+        const year = m[2] === '元' ? 1 : Number(m[2]);
+        value = iso((m[1] === '令和' ? 2018 : 1988) + year, Number(m[3]), Number(m[4]));
+      }
       else if (kind === 'num') {
         const a = Number(m[1]);
         const b = Number(m[3]);
