@@ -882,4 +882,10 @@ Total Invoice Value:
 Thank you, visit again!`);
     expect(f).toMatchObject({ amount: 557, currency: 'INR' });
   });
+
+  it('an invoice number printed in groups of four digits is one number; an amount grouped by three is none', () => {
+    expect(fields('Acme Ltd\nInvoice no.: 2024 0042\nTotal  100.00 EUR').invoice_number).toBe('2024 0042');
+    expect(fields('Acme Ltd\nInvoice no.: 1 234,56\nTotal  100.00 EUR').invoice_number).toBeNull();
+  });
 });
+

@@ -73,6 +73,9 @@ export function firstToken(rest: string): string | null {
     const token = `${series[1]} ${series[2]!.replace(/[.,;]+$/, '')}`;
     return withSpacedTail(token, trimmed.slice(series[0].length));
   }
+  // "2024 0042": a number printed in groups of four or more digits (an amount groups by three: "1 234,56").
+  const grouped = /^\d{3,}(?: \d{4,})+(?![\d.,])/.exec(trimmed);
+  if (grouped && grouped[0].length > m[0].length) return grouped[0];
   // "32,440.06": the start of an amount, not an identifier.
   if (/^[.,'\s]\d/.test(trimmed.slice(m[0].length))) return null;
   return withSpacedTail(m[0].replace(/[.,;]+$/, ''), trimmed.slice(m[0].length));
