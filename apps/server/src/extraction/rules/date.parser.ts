@@ -135,8 +135,7 @@ export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
       else if (kind === 'era') {
         const year = m[2] === '元' ? 1 : Number(m[2]);
         value = iso((m[1] === '令和' ? 2018 : 1988) + year, Number(m[3]), Number(m[4]));
-      }
-      else if (kind === 'num') {
+      } else if (kind === 'num') {
         const a = Number(m[1]);
         const b = Number(m[3]);
         const y = Number(m[4]);

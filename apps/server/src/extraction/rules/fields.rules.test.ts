@@ -888,4 +888,3 @@ Thank you, visit again!`);
     expect(fields('Acme Ltd\nInvoice no.: 1 234,56\nTotal  100.00 EUR').invoice_number).toBeNull();
   });
 });
-
