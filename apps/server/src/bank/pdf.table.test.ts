@@ -4,6 +4,7 @@ import {
   amountCell,
   garbledDateCandidates,
   ocrAmountRepair,
+  stackedBalances,
   statementFromLines,
   undoDateSlips,
   valueDateLike,
@@ -1454,5 +1455,30 @@ describe('statement layouts of a fourth fresh sample', () => {
       ]),
     );
     expect(st.bankName).toBe(null);
+  });
+});
+
+describe('a summary box whose labels wrap over two lines', () => {
+  it("reads 'BALANCE / LAST STATEMENT' and 'BALANCE THIS / STATEMENT' over their row of figures", () => {
+    const box = lines([
+      [
+        ['BALANCE', 100, 260],
+        ['TOTAL AMOUNT', 500, 760],
+        ['BALANCE THIS', 1500, 1760],
+      ],
+      [
+        ['LAST STATEMENT', 80, 300],
+        ['OF DEBITS PAID', 500, 760],
+        ['STATEMENT', 1520, 1740],
+      ],
+      [
+        ['217.00', 160, 260],
+        ['168.21', 640, 760],
+        ['75.79', 1640, 1740],
+      ],
+    ]);
+    expect(stackedBalances(box, 2, '.')).toEqual({ opening: 21700, closing: 7579 });
+    // One line of labels is no wrapped box: nothing read here (the labelled-line rules handle it).
+    expect(stackedBalances([box[0]!, box[2]!, box[2]!], 2, '.')).toEqual({ opening: null, closing: null });
   });
 });

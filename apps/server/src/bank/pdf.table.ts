@@ -47,9 +47,9 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
 ];
 
 const OPENING =
-  /(opening bal(?:ance)?|previous balance|last month.?s balance|last statement balance|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput|ingaende (?:saldo|balans)|inngaende saldo|primosaldo|saldo primo|alkusaldo|saldo alussa|saldo poczatkowe|saldo otwarcia|saldo na poczatek|pocatecni (?:zustatek|stav)|zustatek na zacatku)/;
+  /(opening bal(?:ance)?|previous balance|last month.?s balance|last statement balance|balance (?:from )?(?:the )?(?:last|previous|prior) statement|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput|ingaende (?:saldo|balans)|inngaende saldo|primosaldo|saldo primo|alkusaldo|saldo alussa|saldo poczatkowe|saldo otwarcia|saldo na poczatek|pocatecni (?:zustatek|stav)|zustatek na zacatku)/;
 const CLOSING =
-  /(closing bal(?:ance)?|new balance|total amount due|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit|utgaende (?:saldo|balans)|ultimosaldo|saldo ultimo|loppusaldo|saldo lopussa|saldo koncowe|saldo zamkniecia|saldo na koniec|konecny (?:zustatek|stav)|zustatek na konci)/;
+  /(closing bal(?:ance)?|new balance|total amount due|balance (?:as of )?this statement|this statement.?s balance|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit|utgaende (?:saldo|balans)|ultimosaldo|saldo ultimo|loppusaldo|saldo lopussa|saldo koncowe|saldo zamkniecia|saldo na koniec|konecny (?:zustatek|stav)|zustatek na konci)/;
 /**
  * A balance carried from the page before or to the next. "Transport", "Report" and "Reporte" are such a line only at
  * its start (after a date): inside a booking's text they are words ("VIR SEPA RECU DE SAS TRANSPORTS DURAND").
@@ -490,6 +490,40 @@ function amountAfterLabel(
  * The amount under a label cell of a header row: on the next line, in the cells from the label's column up to the
  * next label's ("Auszug | Seite | IBAN | Alter Kontostand" over "001 | 1/2 | DE31… | EUR | + 2.853,82").
  */
+/**
+ * Balances in a summary box whose column labels wrap: two lines of words, no figures, then the row of values under
+ * them. Each column's two label parts are read as one ("balance" + "last statement") and its value is the amount in
+ * the row below that overlaps the column.
+ */
+export function stackedBalances(
+  lines: Line[],
+  decimals: number,
+  hint: '.' | ',' | undefined,
+): { opening: number | null; closing: number | null } {
+  const out: { opening: number | null; closing: number | null } = { opening: null, closing: null };
+  for (let i = 0; i + 2 < lines.length; i += 1) {
+    const [top, under, values] = [lines[i]!, lines[i + 1]!, lines[i + 2]!];
+    if (top.page !== under.page || under.page !== values.page) continue;
+    if (/\d/.test(top.text) || /\d/.test(under.text) || top.cells.length < 2) continue;
+    if (under.y0 - top.y1 > 1.2 * top.size || values.y0 - under.y1 > 2.5 * top.size) continue;
+    const columns = top.cells.map((c) => {
+      const parts = under.cells.filter((u) => u.x0 < c.x1 + top.size && u.x1 > c.x0 - top.size);
+      const x0 = Math.min(c.x0, ...parts.map((p) => p.x0));
+      const x1 = Math.max(c.x1, ...parts.map((p) => p.x1));
+      return { x0, x1, label: foldAligned([c.text, ...parts.map((p) => p.text)].join(' ')) };
+    });
+    for (const col of columns) {
+      const kind =
+        OPENING.test(col.label) && !CLOSING.test(col.label) ? 'opening' : CLOSING.test(col.label) ? 'closing' : null;
+      if (!kind || out[kind] !== null) continue;
+      const cell = values.cells.find((v) => v.x0 < col.x1 + top.size && v.x1 > col.x0 - top.size);
+      const a = cell ? amountCell(cell.text, decimals, hint) : null;
+      if (a) out[kind] = signed(a);
+    }
+  }
+  return out;
+}
+
 function amountBelowLabel(
   lines: Line[],
   i: number,
@@ -1090,6 +1124,13 @@ function readStatementLines(
       if (v !== null) st.closingBalanceMinor = v;
     }
   });
+  // A summary box whose labels wrap over two lines ("BALANCE" over "LAST STATEMENT", "BALANCE THIS" over
+  // "STATEMENT") above one row of figures.
+  if (st.openingBalanceMinor === null || st.closingBalanceMinor === null) {
+    const boxed = stackedBalances(doc.lines, decimals, hint);
+    st.openingBalanceMinor ??= boxed.opening;
+    if (st.closingBalanceMinor === null) st.closingBalanceMinor = boxed.closing;
+  }
 
   const rows: Row[] = [];
   let cols: Column[] | null = null;
