@@ -1,7 +1,7 @@
 import type { Line } from '../extraction.types';
 import type { DayOrder } from './date.parser';
 import { findDates } from './date.parser';
-import { findCurrencies, otherDollar } from './money.parser';
+import { findCurrencies, otherDollar, US_ADDRESS } from './money.parser';
 
 /**
  * A document prepared for the field rules: its lines with folded (lower-case, accent-free) text per cell, plus
@@ -92,7 +92,10 @@ export function prepareDoc(lines: Line[]): Doc {
   // A bare "$" on a page from Australia, New Zealand, Singapore or Hong Kong (named, or an Australian state and
   // postcode) is no American dollar, and those countries write the day first.
   const elsewhere = otherDollar(text, foldedText, true);
-  const usd = (currencies.get('USD') ?? 0) > 0 && (elsewhere === null || elsewhere === 'CAD');
+  // A printed dollar, or none at all beside a US address ("RICE, MN 56367"): the American month-first order.
+  const usd =
+    ((currencies.get('USD') ?? 0) > 0 || (currencies.size === 0 && US_ADDRESS.test(text))) &&
+    (elsewhere === null || elsewhere === 'CAD');
   const dayOrder: DayOrder = mdy > dmy ? 'mdy' : dmy > mdy ? 'dmy' : lang === 'en' && usd ? 'mdy' : 'dmy';
   // Number style: the separator in front of the last two digits of printed amounts.
   const dots = text.match(/\d[.]\d{2}(?!\d)/g)?.length ?? 0;

@@ -887,4 +887,29 @@ Thank you, visit again!`);
     expect(fields('Acme Ltd\nInvoice no.: 2024 0042\nTotal  100.00 EUR').invoice_number).toBe('2024 0042');
     expect(fields('Acme Ltd\nInvoice no.: 1 234,56\nTotal  100.00 EUR').invoice_number).toBeNull();
   });
+
+  it("'$5,270.00 AUD': the code says which dollar; a country's name is no vendor", () => {
+    const f = fields(`
+ZESTADO EXPRESS                                         SHIPPING INVOICE 10112
+ABN: 16 112 221 123            Bill To:  Custom Board Makers     Issue Date: 8th December 2021
+Brisbane City QLD 4000         Acacia Ridge BC QLD 4110          Invoice Amount:  $5,270.00 AUD
+Australia                      Australia
+Recipient: Maui Surf Shop, Lahaina HI 96761, United States`);
+    expect(f).toMatchObject({ amount: 5270, currency: 'AUD', invoice_number: '10112' });
+    expect(f.vendor).not.toBe('Australia');
+  });
+
+  it('a US till receipt without a currency sign: a US address means dollars and the month first', () => {
+    const f = fields(`
+McDonald's Restaurant
+2378 PINE RD NW
+RICE, MN 56367-9740
+KS# 1            12/08/2022 08:48 PM
+Subtotal                 7.58
+Tax                      0.52
+Take-Out Total           8.10
+Cash Tendered           10.00
+Change                   1.90`);
+    expect(f).toMatchObject({ amount: 8.1, currency: 'USD', invoice_date: '2022-12-08' });
+  });
 });

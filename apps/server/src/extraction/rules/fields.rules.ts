@@ -3,7 +3,7 @@ import { findTotal } from './amount.rules';
 import { findInvoiceDate } from './date.rules';
 import { prepareDoc } from './document';
 import { findDocumentType } from './document-type.rules';
-import { currencyDecimals, findAmounts, findCurrencies, otherDollar } from './money.parser';
+import { currencyDecimals, findAmounts, findCurrencies, otherDollar, US_ADDRESS } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
 import { findVendor } from './vendor.rules';
 
@@ -86,10 +86,6 @@ function chineseText(text: string): boolean {
 /** A label naming the currency ("Currency: TRY", "Währung", "Devise"). */
 const CURRENCY_LABEL = /(?<![a-z])(?:currency|wahrung|devise|valuta|moneda|divisa|waluta|mena|moeda)(?![a-z])/;
 
-/** A US postal address: a state's code and a ZIP code ("Gaithersburg, MD 20878"). */
-const US_ADDRESS =
-  /(?<![A-Za-z])(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),? \d{5}(?:-\d{4})?(?!\d)/;
-
 /** The one currency the countries named on the page agree on; null when none is named or they disagree. */
 export function countryCurrency(folded: string): string | null {
   const found = new Set(COUNTRY_CURRENCY.filter(([re]) => re.test(folded)).map(([, c]) => c));
@@ -166,7 +162,7 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   if ((currency?.value === 'JPY' || (!currency && /元/.test(doc.text))) && chineseText(doc.text))
     currency = { value: 'CNY', confidence: 0.6 };
   if (!currency) {
-    const byCountry = countryCurrency(doc.foldedText);
+    const byCountry = countryCurrency(doc.foldedText) ?? (US_ADDRESS.test(doc.text) ? 'USD' : null);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };
   }
   if (!currency) {

@@ -208,7 +208,8 @@ export function findAmounts(text: string, options: { allowIntegers?: boolean; de
     if ((before && !curBefore) || (after && !curAfter && !before)) {
       // A three-letter word that is not a currency (e.g. "PCS 12"): ignore the word, keep the number.
     }
-    const currency = curBefore ?? curAfter;
+    // "$5,270.00 AUD", "$ 120 CAD": the code names which dollar (or other sign) the symbol stands for.
+    const currency = curBefore && curAfter && /^[A-Z]{3}$/.test(after ?? '') ? curAfter : (curBefore ?? curAfter);
     const zeroCents = ZERO_CENTS.test(num);
     const hasDecimals = zeroCents || /[.,]\d{1,2}\)?-?$/.test(num);
     // "150 kr": a krone, whichever; the page decides which (nordicKrone).
@@ -245,6 +246,10 @@ export function parseXmlDecimal(value: string, decimals: number): number | null 
   const p = parseAmount(s.replace(/^\+/, ''), decimals, '.');
   return p ? p.minor : null;
 }
+
+/** A US postal address: a state's code and a ZIP code ("Gaithersburg, MD 20878"). */
+export const US_ADDRESS =
+  /(?<![A-Za-z])(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),? \d{5}(?:-\d{4})?(?!\d)/;
 
 const CANADIAN_POSTCODE =
   /(?<![A-Za-z0-9])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![A-Za-z0-9])/;

@@ -82,6 +82,10 @@ export function companyLike(text: string): boolean {
  */
 const HEADING_NOT_NAME =
   /^(?:identifikation|bankverbindung|geschaftsfuhrung|geschaeftsfuehrung|kontakt|kontaktdaten|anschrift|adresse|impressum|steuernummer|registergericht|sitz der gesellschaft|bank details|banking details|contact|contact details|company details|coordonnees|coordonnees bancaires|informations|dati aziendali|datos bancarios|contactgegevens|bankgegevens|summary|overview|details|zusammenfassung|ubersicht|uebersicht|recapitulatif|resume|riepilogo|resumen|resumo|overzicht|samenvatting)$|(?:^|\s)(?:print name|signature|unterschrift)(?:\s|\/|$)|\p{L}\/\p{L}+\/|发票|专用章/u;
+/** A country's name alone: the last line of an address block. */
+const COUNTRY_ONLY =
+  /^(?:australia|new zealand|united states(?: of america)?|usa|u\.s\.a\.|united kingdom|uk|great britain|ireland|canada|india|singapore|malaysia|hong kong|china|japan|germany|deutschland|austria|osterreich|switzerland|schweiz|suisse|svizzera|france|belgium|belgique|belgie|netherlands|nederland|the netherlands|luxembourg|italy|italia|spain|espana|portugal|brazil|brasil|mexico|argentina|chile|colombia|poland|polska|czech republic|czechia|ceska republika|slovakia|hungary|magyarorszag|romania|sweden|sverige|norway|norge|denmark|danmark|finland|suomi|south africa)$/;
+
 /** A label cut off after its preposition ("Numéro de"), in lower case as labels write it ("CRONUS DE" is a name). */
 const CUT_AFTER_PREPOSITION = /\s(?:de|du|des|of|for|to|von|der|di|da|del|van|la|le)$/;
 
@@ -332,6 +336,8 @@ export function findVendor(
     const name = cleanVendor(raw);
     if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name) || isOwn(name)) return;
     if (HEADING_NOT_NAME.test(foldPlain(name)) || CUT_AFTER_PREPOSITION.test(name)) return;
+    // An address's country line ("Australia", printed large under a logo), no one's name.
+    if (COUNTRY_ONLY.test(foldPlain(name).trim())) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
     if (coreName(name).length < 2) return;
     // A form's field label ("Contact Name", "Company Name", "Attn"), not the name written in it.
