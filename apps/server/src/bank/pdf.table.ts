@@ -490,6 +490,38 @@ function amountAfterLabel(
  * The amount under a label cell of a header row: on the next line, in the cells from the label's column up to the
  * next label's ("Auszug | Seite | IBAN | Alter Kontostand" over "001 | 1/2 | DE31… | EUR | + 2.853,82").
  */
+function amountBelowLabel(
+  lines: Line[],
+  i: number,
+  label: RegExp,
+  decimals: number,
+  hint: '.' | ',' | undefined,
+): number | null {
+  const line = lines[i]!;
+  const next = lines[i + 1];
+  if (!next || next.page !== line.page || next.y0 - line.y1 > 2.5 * line.size) return null;
+  const folded = line.cells.map((c) => foldAligned(c.text));
+  const at = folded.findIndex((f) => label.test(f));
+  if (at < 0) return null;
+  // The label must be all its cell says ("Neuer Kontostand"), not a sentence that mentions a balance.
+  const m = label.exec(folded[at]!);
+  if (!m) return null;
+  // Its date may stand with it ("Beginsaldo 01-02-2025", "Opening balance on 1 Feb").
+  const rest = folded[at]!.replace(m[0], '').replace(
+    /\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?|\b(?:on|per|au|al|am|op|as of|du|del|vom)\b/g,
+    '',
+  );
+  if (rest.replace(/[\s:]/g, '').length > 4) return null;
+  const from = line.cells[at]!.x0 - line.size;
+  const to = line.cells[at + 1]?.x0 ?? Number.POSITIVE_INFINITY;
+  for (const c of next.cells) {
+    if (c.x0 < from || c.x0 >= to) continue;
+    const a = amountCell(c.text, decimals, hint);
+    if (a) return signed(a);
+  }
+  return null;
+}
+
 /**
  * Balances in a summary box whose column labels wrap: two lines of words, no figures, then the row of values under
  * them. Each column's two label parts are read as one ("balance" + "last statement") and its value is the amount in
@@ -522,38 +554,6 @@ export function stackedBalances(
     }
   }
   return out;
-}
-
-function amountBelowLabel(
-  lines: Line[],
-  i: number,
-  label: RegExp,
-  decimals: number,
-  hint: '.' | ',' | undefined,
-): number | null {
-  const line = lines[i]!;
-  const next = lines[i + 1];
-  if (!next || next.page !== line.page || next.y0 - line.y1 > 2.5 * line.size) return null;
-  const folded = line.cells.map((c) => foldAligned(c.text));
-  const at = folded.findIndex((f) => label.test(f));
-  if (at < 0) return null;
-  // The label must be all its cell says ("Neuer Kontostand"), not a sentence that mentions a balance.
-  const m = label.exec(folded[at]!);
-  if (!m) return null;
-  // Its date may stand with it ("Beginsaldo 01-02-2025", "Opening balance on 1 Feb").
-  const rest = folded[at]!.replace(m[0], '').replace(
-    /\d{1,4}[./-]\d{1,2}(?:[./-]\d{2,4})?|\b(?:on|per|au|al|am|op|as of|du|del|vom)\b/g,
-    '',
-  );
-  if (rest.replace(/[\s:]/g, '').length > 4) return null;
-  const from = line.cells[at]!.x0 - line.size;
-  const to = line.cells[at + 1]?.x0 ?? Number.POSITIVE_INFINITY;
-  for (const c of next.cells) {
-    if (c.x0 < from || c.x0 >= to) continue;
-    const a = amountCell(c.text, decimals, hint);
-    if (a) return signed(a);
-  }
-  return null;
 }
 
 /** The last amount on a line (a carried-over balance), signed. */
@@ -1129,7 +1129,7 @@ function readStatementLines(
   if (st.openingBalanceMinor === null || st.closingBalanceMinor === null) {
     const boxed = stackedBalances(doc.lines, decimals, hint);
     st.openingBalanceMinor ??= boxed.opening;
-    if (st.closingBalanceMinor === null) st.closingBalanceMinor = boxed.closing;
+    st.closingBalanceMinor ??= boxed.closing;
   }
 
   const rows: Row[] = [];

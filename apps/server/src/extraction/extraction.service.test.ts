@@ -90,10 +90,25 @@ describe('the issuer named only in a picture', () => {
   }, 120_000);
 });
 
+/** Black print on a white sheet of `width` × `height` pixels, as PNG bytes. */
+async function printedPicture(
+  width: number,
+  height: number,
+  paint: (ctx: import('@napi-rs/canvas').SKRSContext2D) => void,
+): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = '#000000';
+  paint(ctx);
+  return canvas.toBuffer('image/png');
+}
+
 describe('a text invoice with a scanned page behind it', () => {
   it('takes the total of the text pages, not that of the scanned order attached to them', async () => {
     const { PDFDocument, StandardFonts } = await import('pdf-lib');
-    const { createCanvas } = await import('@napi-rs/canvas');
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const p1 = doc.addPage([595, 842]);
@@ -109,17 +124,14 @@ describe('a text invoice with a scanned page behind it', () => {
     ] as const;
     for (const [x, y, text] of rows) p1.drawText(text, { x, y, size: 10, font });
     // Page 2: the customer's purchase order, scanned: a picture only, with a larger total of its own.
-    const canvas = createCanvas(1240, 1754);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, 1240, 1754);
-    ctx.fillStyle = '#000000';
-    ctx.font = '40px sans-serif';
-    const order = ['PURCHASE ORDER 553699', 'Date: 01.02.2023', 'Repair as agreed      1      170,00 EUR'];
-    for (const [k, line] of order.entries()) ctx.fillText(line, 100, 200 + k * 90);
-    ctx.font = 'bold 48px sans-serif';
-    ctx.fillText('TOTAL 170,00 EUR', 600, 900);
-    const scan = await doc.embedPng(canvas.toBuffer('image/png'));
+    const order = await printedPicture(1240, 1754, (ctx) => {
+      ctx.font = '40px sans-serif';
+      const lines = ['PURCHASE ORDER 553699', 'Date: 01.02.2023', 'Repair as agreed      1      170,00 EUR'];
+      for (const [k, line] of lines.entries()) ctx.fillText(line, 100, 200 + k * 90);
+      ctx.font = 'bold 48px sans-serif';
+      ctx.fillText('TOTAL 170,00 EUR', 600, 900);
+    });
+    const scan = await doc.embedPng(order);
     doc.addPage([595, 842]).drawImage(scan, { x: 0, y: 0, width: 595, height: 842 });
     const r = await extractInvoiceFields(
       { bytes: new Uint8Array(await doc.save()), filename: 'with-order.pdf' },
@@ -134,32 +146,28 @@ describe('a text invoice with a scanned page behind it', () => {
 describe("a browser's print of a receipt picture", () => {
   it('reads the picture like a scan when the text layer holds only the print margins', async () => {
     const { PDFDocument, StandardFonts } = await import('pdf-lib');
-    const { createCanvas } = await import('@napi-rs/canvas');
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const page = doc.addPage([595, 842]);
     page.drawText('11/10/2021, 16:42', { x: 20, y: 825, size: 7, font });
     page.drawText('receipt.png', { x: 300, y: 825, size: 7, font });
     page.drawText('https://mail.example.com/chat/u/0/', { x: 20, y: 10, size: 7, font });
-    const canvas = createCanvas(1000, 1400);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, 1000, 1400);
-    ctx.fillStyle = '#000000';
-    ctx.font = 'bold 64px sans-serif';
-    ctx.fillText('Harbour Stationers', 150, 150);
-    ctx.font = '40px monospace';
-    const rows = [
-      'Receipt No. 4711-0815',
-      '05/30/2020  9:42 AM',
-      'Printer ET-4760      499.99',
-      'Subtotal             499.99',
-      'Sales Tax             45.00',
-      'Total                544.99',
-      'Visa                 544.99',
-    ];
-    for (const [k, row] of rows.entries()) ctx.fillText(row, 120, 300 + k * 80);
-    const png = await doc.embedPng(canvas.toBuffer('image/png'));
+    const receipt = await printedPicture(1000, 1400, (ctx) => {
+      ctx.font = 'bold 64px sans-serif';
+      ctx.fillText('Harbour Stationers', 150, 150);
+      ctx.font = '40px monospace';
+      const rows = [
+        'Receipt No. 4711-0815',
+        '05/30/2020  9:42 AM',
+        'Printer ET-4760      499.99',
+        'Subtotal             499.99',
+        'Sales Tax             45.00',
+        'Total                544.99',
+        'Visa                 544.99',
+      ];
+      for (const [k, row] of rows.entries()) ctx.fillText(row, 120, 300 + k * 80);
+    });
+    const png = await doc.embedPng(receipt);
     page.drawImage(png, { x: 60, y: 60, width: 470, height: 660 });
     const r = await extractInvoiceFields(
       { bytes: new Uint8Array(await doc.save()), filename: 'receipt-print.pdf' },

@@ -434,8 +434,7 @@ async function run(
     // brand), else the picture's largest words.
     const more = await pictureText().catch(() => null);
     if (more?.length) {
-      const merged = extractFieldsFromLines(mergeLines(lines, more), options.hints);
-      const again = merged.vendor;
+      const again = extractFieldsFromLines(mergeLines(lines, more), options.hints).vendor;
       const { pictureName } = await import('./rules/vendor.rules');
       const logo = pictureName(more);
       const sure = again && again.confidence >= FILL_CONFIDENCE ? again : null;

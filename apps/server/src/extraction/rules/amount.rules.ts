@@ -1,7 +1,7 @@
 import type { FieldGuess } from '../extraction.types';
 import { AMOUNT_WEIGHTS, type AmountFeature, type AmountFeatures, amountScore } from './amount.weights';
 import { cellBelow, columnCell, type Doc, editDistance, foldAligned, isValueCell, labelAbove } from './document';
-import { INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
+import { CURRENCY_LABEL, INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
 import { findAmounts, KNOWN_CURRENCIES, type ParsedAmount } from './money.parser';
 
 export interface AmountGuess {
@@ -225,8 +225,7 @@ function columnCurrencyOf(
 }
 
 /** The currency the page declares it is paid in: "Payment currency: USD", "Währung: EUR", "Devise : CHF". */
-const DECLARED_CURRENCY =
-  /(?<![a-z])(?:(?:payment |billing |invoice )?currency|wahrung|devise|valuta|moneda|divisa|waluta|mena)\s*:?\s+([a-z]{3})(?![a-z])/;
+const DECLARED_CURRENCY = new RegExp(`${CURRENCY_LABEL.source}\\s*:?\\s+([a-z]{3})(?![a-z])`);
 
 /**
  * The grand total: amounts whose label (text to their left on the line, or the cell above) names a total, ranked by

@@ -1,8 +1,9 @@
 import type { Line, PartyHints, RuleFields } from '../extraction.types';
 import { findTotal } from './amount.rules';
 import { findInvoiceDate } from './date.rules';
-import { prepareDoc } from './document';
+import { type Doc, prepareDoc } from './document';
 import { findDocumentType } from './document-type.rules';
+import { CURRENCY_LABEL } from './labels';
 import { currencyDecimals, findAmounts, findCurrencies, otherDollar, US_ADDRESS } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
 import { findVendor } from './vendor.rules';
@@ -83,8 +84,14 @@ function chineseText(text: string): boolean {
   return han >= 4 && kana === 0;
 }
 
-/** A label naming the currency ("Currency: TRY", "Währung", "Devise"). */
-const CURRENCY_LABEL = /(?<![a-z])(?:currency|wahrung|devise|valuta|moneda|divisa|waluta|mena|moeda)(?![a-z])/;
+/** Whether `code` stands alone in a cell, and only on lines with no amount and no currency label. */
+function strayCode(doc: Doc, code: string): boolean {
+  const alone = doc.lines.flatMap((l, i) => (l.cells.some((c) => c.text.trim() === code) ? [i] : []));
+  return (
+    alone.length > 0 &&
+    alone.every((i) => !findAmounts(doc.lines[i]!.text).length && !CURRENCY_LABEL.test(doc.folded[i]!.join(' ')))
+  );
+}
 
 /** The one currency the countries named on the page agree on; null when none is named or they disagree. */
 export function countryCurrency(folded: string): string | null {
@@ -137,19 +144,9 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     const [code, n] = [...doc.currencies.entries()].sort(
       (a, b) => b[1] - a[1] || Number(b[0] === local) - Number(a[0] === local),
     )[0]!;
-    // A code seen once, alone in its cell, on a line without any amount or currency label, on a page with a US
-    // address: OCR's reading of a logo ("TRY" made of an outlined "INVOICE"), not the invoice's currency.
-    const stray =
-      n === 1 &&
-      code !== 'USD' &&
-      local === null &&
-      US_ADDRESS.test(doc.text) &&
-      doc.lines.every(
-        (l, i) =>
-          !l.cells.some((c) => c.text.trim() === code) ||
-          (!findAmounts(l.text).length && !CURRENCY_LABEL.test(doc.folded[i]!.join(' '))),
-      ) &&
-      doc.lines.some((l) => l.cells.some((c) => c.text.trim() === code));
+    // A code seen once on a page with a US address, and only as a stray word: OCR's reading of a logo ("TRY" made of
+    // an outlined "INVOICE"), not the invoice's currency.
+    const stray = n === 1 && code !== 'USD' && local === null && US_ADDRESS.test(doc.text) && strayCode(doc, code);
     currency = stray ? { value: 'USD', confidence: 0.4 } : { value: code, confidence: n > 1 ? 0.75 : 0.6 };
   }
   // A bare "$" is read as US dollars; on a Canadian invoice (a Canadian postcode or "Canada", nothing American) it is

@@ -787,6 +787,9 @@ export const CUSTOMER_LABEL = words([
   'sres?\\.',
 ]);
 
+/** A label naming the invoice's currency ("Currency: USD", "Payment currency", "Währung", "Devise"). Folded. */
+export const CURRENCY_LABEL = /(?<![a-z])(?:currency|wahrung|devise|valuta|moneda|divisa|waluta|mena|moeda)(?![a-z])/;
+
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
   '(?:make (?:checks|cheques) )?payable to',

@@ -32,8 +32,8 @@ export function plausibleNumber(token: string): boolean {
   if (t.length < 2 || t.length > 40) return false;
   if (!/\d/.test(t)) return false;
   if (/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(t.replace(/\s/g, ''))) return false; // IBAN
-  // A phone number's area code starts 0 then a non-zero digit; "0005-00011643" is a zero-padded series.
-  // A phone number has its area code and at least a few more digits: "014-03" is a short running number.
+  // A phone number: an area code of 0 and a non-zero digit, and seven digits at least ("0005-00011643" is a
+  // zero-padded series, "014-03" a short running number).
   if (/^\+|^\(?0[1-9]\d{1,3}\)?[\s/-]\d/.test(t) && t.replace(/\D/g, '').length >= 7) return false; // phone
   if (/%$/.test(t)) return false;
   if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) return false; // an amount
