@@ -1482,3 +1482,39 @@ describe('a summary box whose labels wrap over two lines', () => {
     expect(stackedBalances([box[0]!, box[2]!, box[2]!], 2, '.')).toEqual({ opening: null, closing: null });
   });
 });
+
+describe('a table of whole amounts under one "Withdrawals / Deposits" column', () => {
+  const table = (amounts: string[]) =>
+    lines([
+      [['Example Credit Union', 140, 700]],
+      [['Currency: USD', 140, 400]],
+      [
+        ['Date', 140, 220],
+        ['Description', 400, 620],
+        ['Withdrawals / Deposits', 1300, 1700],
+      ],
+      ...amounts.map(
+        (a, i): Array<[string, number, number]> => [
+          [`2/${i + 6}/2020`, 130, 260],
+          [`Food Purchase - AnyCompany Restaurant - 11940892${i}`, 400, 1100],
+          [a, 1600, 1700],
+        ],
+      ),
+    ]);
+
+  it('reads "-171" as a debit of 171.00 and "25" as a credit: one signed column, not a debit and a credit one', () => {
+    expect(typed(statementFromLines(table(['-171', '-44', '25', '-1,224'])))).toEqual([
+      ['2020-02-06', 17100, 'debit', null],
+      ['2020-02-07', 4400, 'debit', null],
+      ['2020-02-08', 2500, 'credit', null],
+      ['2020-02-09', 122400, 'debit', null],
+    ]);
+  });
+
+  it('takes no bare integer for an amount on a page that prints its amounts with decimals', () => {
+    expect(typed(statementFromLines(table(['-171.00', '-44.50', '567'])))).toEqual([
+      ['2020-02-06', 17100, 'debit', null],
+      ['2020-02-07', 4450, 'debit', null],
+    ]);
+  });
+});

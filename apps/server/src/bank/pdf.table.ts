@@ -200,7 +200,16 @@ function rolesIn(raw: string): Array<{ role: Role; start: number; end: number }>
       found.push({ role, start, end });
     }
   }
-  return found.sort((a, b) => a.start - b.start);
+  found.sort((a, b) => a.start - b.start);
+  // "Withdrawals / Deposits", "Debit/Credit", "Paid in & out" in one cell: one column of signed amounts, not two.
+  if (
+    found.length === 2 &&
+    new Set(found.map((f) => f.role)).size === 2 &&
+    found.every((f) => f.role === 'debit' || f.role === 'credit') &&
+    /^\s*(?:\/|&|and|or|und|et|e|y|en)\s*$/.test(folded.slice(found[0]!.end, found[1]!.start))
+  )
+    return [{ role: 'amount', start: found[0]!.start, end: found[1]!.end }];
+  return found;
 }
 
 /** The role columns of a line's cells (a header's or a piece of one). */
@@ -279,6 +288,31 @@ function numericColumn(cols: Column[], c: Cell): Column | null {
     }
   }
   return best;
+}
+
+/**
+ * "-171" under a "Withdrawals / Deposits" header: a statement that prints whole amounts without decimals. Only a cell
+ * that stands under an amount, debit or credit column and holds nothing but a signed or grouped integer, so a check
+ * or reference number in its own column stays text.
+ */
+function wholeUnderAmountColumn(
+  c: Cell,
+  cols: Column[] | null,
+  size: number,
+  decimals: number,
+): { minor: number; type: TransactionType | null } | null {
+  if (!cols) return null;
+  const m = /^\s*([-+\u2212\u2013]?)\s?(\d{1,3}(?:,\d{3})+|\d{1,7})\s*(-?)\s*$/.exec(c.text);
+  if (!m) return null;
+  const under = cols.some(
+    (col) =>
+      (col.role === 'amount' || col.role === 'debit' || col.role === 'credit') &&
+      c.x0 < col.x1 + size &&
+      c.x1 > col.x0 - size,
+  );
+  if (!under) return null;
+  const minor = Number(m[2]!.replace(/,/g, '')) * 10 ** decimals;
+  return { minor, type: (m[1] && m[1] !== '+') || m[3] ? 'debit' : m[1] === '+' ? 'credit' : null };
 }
 
 /** The date column a cell sits under (booking or value date). */
@@ -1073,6 +1107,13 @@ function readStatementLines(
   const currency = head.currency ?? 'XXX';
   const decimals = currencyDecimals(currency);
   const hint = doc.decimalHint;
+  // Pages that print amounts with decimals: a bare integer there is an amount OCR lost its decimals of, or no amount.
+  const fraction = new RegExp(`\\d[.,]\\d{${decimals}}(?!\\d)`);
+  const decimalPages = new Set(
+    doc.lines
+      .filter((l) => l.cells.some((c) => fraction.test(c.text) && amountCell(c.text, decimals, hint)))
+      .map((l) => l.page),
+  );
   // The year of dates printed without one ("1/10", "05.03."): the period's end, else the statement's own date (the
   // latest full date above the table on page 1: "January 31, 2022").
   const reference = head.endDate ?? statementDate(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
@@ -1323,7 +1364,9 @@ function readStatementLines(
         row.texts.push(c.text);
         continue;
       }
-      const a = amountCell(c.text, decimals, hint);
+      const a =
+        amountCell(c.text, decimals, hint) ??
+        (decimalPages.has(line.page) ? null : wholeUnderAmountColumn(c, cols, line.size, decimals));
       if (a) {
         const signedColumn = cols && numericColumn(cols, c)?.role === 'amount';
         numeric.push({ cell: c, ...a, type: looseMinus && signedColumn && a.type === null ? 'debit' : a.type });
