@@ -2,6 +2,7 @@ import { currencyDecimals } from '@invoicebox/core';
 import type { Cell, Line } from '../extraction/extraction.types';
 import { type DayOrder, findDates, monthNumber } from '../extraction/rules/date.parser';
 import { type Doc, foldAligned, prepareDoc } from '../extraction/rules/document';
+import { ibanValid } from '../extraction/rules/iban';
 import { findAmounts, findCurrencies, otherDollar, parseAmount } from '../extraction/rules/money.parser';
 import { mailDomainName } from '../extraction/rules/vendor.rules';
 import type { ParsedStatement, StatementTransaction, TransactionType } from './statement.types';
@@ -465,16 +466,6 @@ function leadingDate(
     }
   }
   return null;
-}
-
-function ibanValid(iban: string): boolean {
-  const s = iban.slice(4) + iban.slice(0, 4);
-  let r = 0;
-  for (const ch of s) {
-    const v = /\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55);
-    for (const d of v) r = (r * 10 + Number(d)) % 97;
-  }
-  return r === 1;
 }
 
 const AMOUNT_TEXT =

@@ -39,10 +39,15 @@ function cleanCellText(text: string): string {
 }
 
 export function normalizeWordText(text: string): string {
-  return text
-    .replace(/[\u2010-\u2012]/g, '-')
-    .replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-    .replace(/\u3000/g, ' ');
+  return (
+    text
+      .replace(/[\u2010-\u2012]/g, '-')
+      // Kangxi radicals for the ideographs they look like ("発 ⾏ ⽇", "12⽉31⽇"): the text layer of CJK pages that
+      // browsers print. Only these blocks: NFKC over all text would also rewrite "m²" and ligatures.
+      .replace(/[\u2e80-\u2fdf]/g, (c) => c.normalize('NFKC'))
+      .replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+      .replace(/\u3000/g, ' ')
+  );
 }
 
 /**

@@ -401,4 +401,21 @@ ID        Produkt                 Preis      Menge      Summe
 `;
     expect(typeOf(doc)).toBe('invoice');
   });
+
+  it("a Mexican CFDI of the type 'E - Egreso' is a credit note, whatever else it looks like", () => {
+    const cfdi = (kind: string) => `
+                                                       SERIE:
+                                                       FOLIO:          10826
+                                                       FECHA:          2024-02-08T09:27:43
+                                                       COMPROBANTE:    ${kind}
+EMISOR
+NOMBRE:        IMPORTADORA SAYTO                       RFC: ISA691119E20
+RECEPTOR
+NOMBRE:        ROBERTO RETA RESENDEZ                   RFC: RERR6008226N5
+Servicios de facturación          $516.12       $516.12
+                                         Total   $598.70
+`;
+    expect(typeOf(cfdi('E - Egreso'))).toBe('credit_note');
+    expect(typeOf(cfdi('I - Ingreso'))).toBe('invoice');
+  });
 });

@@ -45,6 +45,13 @@ const CUES: Partial<Record<DocumentTitleType, { re: RegExp; each: number; cap: n
     each: 0.75,
     cap: 1.5,
   },
+  // A Mexican CFDI of the type "E - Egreso" (money going back to the customer): a credit note under any title, as
+  // strong as one.
+  credit_note: {
+    re: /(?<![a-z])(?:(?:tipo de )?comprobante\s*:?\s*(?:e\s*-\s*)?egreso)(?![a-z])/g,
+    each: 2.5,
+    cap: 2.5,
+  },
   delivery_note: {
     re: /(?<![a-z])(?:quantity delivered|delivered quantity|qty delivered|qty shipped|shipped qty|gelieferte menge|liefermenge|quantite livree|quantita consegnata|cantidad entregada|cantitate livrata|geleverd aantal|geleverde hoeveelheid|received by)(?![a-z])/g,
     each: 0.75,

@@ -913,3 +913,192 @@ Change                   1.90`);
     expect(f).toMatchObject({ amount: 8.1, currency: 'USD', invoice_date: '2022-12-08' });
   });
 });
+
+describe('real invoices of fresh sample 13 (dev, rebuilt as plain text)', () => {
+  it("a fapiao's downward party headings: '销 名称' names the seller, '购 名称' the buyer", () => {
+    const f = fields(`
+                电子发票(增值税专用发票)                    发票号码:25317000002228021821
+                                                           开票日期:2025年10月20日
+购名称:龙腾半导体股份有限公司                  销名称:上海积塔半导体有限公司
+买                                             售
+方                                             方
+   项目名称        规格型号      数量     单价        金额       税额
+*微电子组件*芯片    LSG10R042   25    1258.75    31468.75    4090.94
+     合计                                     ¥31468.75    ¥4090.94
+  价税合计(大写)    叁万伍仟伍佰伍拾玖圆陆角玖分      (小写)¥35559.69`);
+    expect(f).toMatchObject({ vendor: '上海积塔半导体有限公司', amount: 35559.69, currency: 'CNY' });
+  });
+
+  it('a Japanese bill: the addressee before 御中 is the customer, the 有限会社 in the issuer block the vendor', () => {
+    // Kangxi radicals for 行, 日 and 月, as a browser's print of a Japanese page gives them.
+    const f = fields(`
+2026/02/02 12:41                                   about:blank
+                           御 請 求 書
+                                                   請求番号   2512006
+                                                   発 \u2f8f \u2f47   2025年12\u2f4931\u2f47
+     株式会社イー・ビジネス 御中
+     下記のとおりご請求申し上げます。               〒410-0847
+                                                   静岡県沼津市
+     御請求額 ： ￥880,000円                        千本中町36
+                                                   有限会社マックプランニング
+     作業期間 2025年12月01日 ～ 2025年12月31日
+             (小計)                                        800,000
+             (消費税 10%)                                   80,000
+             (合計)                                        880,000`);
+    expect(f).toMatchObject({
+      vendor: '有限会社マックプランニング',
+      amount: 880000,
+      currency: 'JPY',
+      invoice_date: '2025-12-31',
+      invoice_number: '2512006',
+    });
+  });
+
+  it("a Japanese bill from a person: the name over the issuer's address", () => {
+    const f = fields(`
+                                            令和 5 年 5 月 22 日
+有限会社ジェイシー技研         御中
+                                                  近藤 祥平
+                                        東京都調布市菊野台 3-21-68
+                                                090-4162-2589
+                         ご 請 求 書
+       ご請求金額               11,550 円
+NO      品名              数量    単価          合計
+ 1   デザイン作成費用      1式   10,000 円     10,000 円
+                                   小計       10,500 円
+                                   消費税      1,050 円
+                                   合計       11,550 円`);
+    expect(f).toMatchObject({ vendor: '近藤 祥平', amount: 11550, currency: 'JPY', invoice_date: '2023-05-22' });
+  });
+
+  it("a Turkish e-Fatura: 'Ödenecek Tutar' in TL, the seller's block over its tax office, 'SAYIN' the buyer", () => {
+    const f = fields(`
+DÇE ENERJİ DURMUŞ ÇİFTCİ
+FEVZİ ÇAKMAK MH. 10557 SK. NO:24 KARATAY/KONYA
+KARATAY/ KONYA
+Tel: 0 332 342 1 342
+E-posta: dceenerji@gmail.com
+Vergi Dairesi: SELÇUK
+TCKN: 42256362808
+                                   e-FATURA
+SAYIN
+UYUMAZ ELEKTRİK MUSTAFA UYUMAZ                          Senaryo:          TEMELFATURA
+FEVZİ ÇAKMAK MAH.10526 SOK.NO:13                        Fatura Tipi:      SATIS
+ KARATAY/ KONYA                                         Fatura No:        DCE2026000000122
+TCKN: 43315639206                                       Fatura Tarihi:    09-02-2026
+                                                        Sipariş Tarihi:   06-12-2025
+ 1   OPAS.KUT 00   PAKO ŞALTER KUTUSU    1   %20,00  26,62 TL         133,09 TL
+45   HRK 275FBK    KORDON BEYAZ        100   %20,00  240,00 TL      1.200,00 TL
+                                Mal Hizmet Toplam Tutarı    15.630,87 TL
+                                     Hesaplanan KDV(%20)     3.126,17 TL
+                             Vergiler Dahil Toplam Tutar    18.757,04 TL
+                                          Ödenecek Tutar    18.757,04 TL`);
+    expect(f).toMatchObject({
+      vendor: 'DÇE ENERJİ DURMUŞ ÇİFTCİ',
+      amount: 18757.04,
+      currency: 'TRY',
+      invoice_date: '2026-02-09',
+      invoice_number: 'DCE2026000000122',
+    });
+  });
+
+  it("'Moneda: Guaraní' names the currency in words", () => {
+    const f = fields(`
+ALDO AYALA                                   RUC: 4849678-2
+                                             Factura electrónica N°: 001-001-0000021
+Fecha de Emisión: 2026-03-05
+Moneda: Guaraní
+Servicio profesionales        195.000      8.00      1.560.000
+Total Operación:                                     1.560.000`);
+    expect(f).toMatchObject({ currency: 'PYG', amount: 1560000 });
+  });
+
+  it("'Factuurtotaal', and a seller named only by its logo: the domain of the footer that carries its IBAN", () => {
+    const f = fields(`
+             R. van de Steeg Onderhoud en Montage
+             Tolweg 27
+             3851 SL ERMELO
+
+Debiteurnummer : 120855                          Factuurdatum     : 14-08-2024
+Factuurnummer : 600627
+104001    1,00    Rol geperforeerd montageband       55,28    45 %     30,40
+90111     4,00    Mtr komo buis 110 sn4               5,36    48 %     11,15
+Subtotaal                                                  Eur     319,03
+BTW 21,00 % over     319,03                                Eur      67,00
+Factuurtotaal                                              Eur     386,03
+Betalingsconditie : Binnen 30 dagen na factuurdatum
+          Meeboerserf 6, 3851 SR Ermelo, T 0341 36 33 12, info@welplast.nl, www.welplast.nl
+          KVK 08113875, BTW 813941155B01, IBAN NL78 INGB 0680 0009 17`);
+    expect(f).toMatchObject({ vendor: 'Welplast', amount: 386.03, invoice_number: '600627' });
+  });
+
+  it("a flight's 'From : DEL  To : IXU' names no party; 'Number :' an invoice number that only looks like an IBAN", () => {
+    const f = fields(`
+                 Tax Invoice                                  InterGlobe Aviation Limited
+           (Original For Recipient)                   Indira Gandhi International Airport
+                                                      New Delhi - 110037
+                                                      GSTIN : 07AABCI2726B1Z4
+Number : DL1232402DO21075
+Date : 29-Feb-2024
+Passenger Name : Mohammad Khan
+PNR : GZ9W3Q       Flight No : 6E - 5603      From : DEL      To : IXU
+                                                      Currency : INR
+  Air Travel and related charges     10,800.00      270.00      270.00      11,340.00
+  Airport Charges                       776.00        0.00        0.00         776.00
+         Grand Total                 11,576.00      270.00      270.00      12,116.00`);
+    expect(f).toMatchObject({
+      vendor: 'InterGlobe Aviation Limited',
+      amount: 12116,
+      invoice_number: 'DL1232402DO21075',
+    });
+  });
+
+  it("a heading that speaks to the reader ('Here's your updated trip receipt') is no vendor", () => {
+    const f = fields(`
+                                             Tue, Dec 10, 2019
+Here's your updated trip receipt
+Thanks for tipping! We've updated your Tuesday morning trip receipt
+Total                                              $10.06
+Trip fare                                           $6.26
+Subtotal                                            $6.26
+Tip                                                 $1.00
+You rode with Clifford
+Transport network company: Uber Technologies, Inc.`);
+    expect(f).toMatchObject({ vendor: 'Uber Technologies, Inc.', amount: 10.06 });
+  });
+
+  it("a CFDI's 'FOLIO:' is its number", () => {
+    const f = fields(`
+                                                       SERIE:
+                                                       FOLIO:          10826
+                                                       FECHA:          2024-02-08T09:27:43
+EMISOR
+NOMBRE:        IMPORTADORA SAYTO                       RFC: ISA691119E20
+RECEPTOR
+NOMBRE:        ROBERTO RETA RESENDEZ                   RFC: RERR6008226N5
+MONEDA:        MXN
+Servicios de facturación          $516.12       $516.12
+                                         Total   $598.70`);
+    expect(f).toMatchObject({ vendor: 'IMPORTADORA SAYTO', invoice_number: '10826', amount: 598.7 });
+  });
+
+  it('a Swedish footer: the name before the address on the line above the organisation number', () => {
+    const f = fields(`
+                                                   Faktura
+                                                   Fakturanr      Kundnr     Fakturadatum
+                                                   10125          5          2021-10-04
+ Trelleborg Industri AB - TCS                      Förfallodag: 2021-12-03
+ BOX 1088                                          Betalningsvilkor: 60 dgr netto
+ 23181 Trelleborg, Sverige
+ Er referens: Karl Utterback
+ Exkl moms            Moms %         Moms kr          ATT BETALA
+ 19875                25%            4968.75          24844
+Service support basic contract      okt 2021      1 (st)      19875
+
+
+                            MixCont AB, Sankta gertrudsvag 10, 23145, Trelleborg.
+                      Kontakta oss, Telefon: +46-709 191925, Mejla: finance@mixcont.com.
+                Godkänd för F-skatt. Organisationsnr: 556251-6806. Momsregnr: SE556251680601.`);
+    expect(f).toMatchObject({ vendor: 'MixCont AB', currency: 'SEK' });
+  });
+});

@@ -31,6 +31,8 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:india|gstin|cgst|sgst|igst|utgst)(?![a-z])/, 'INR'],
   [/(?<![a-z])(?:japan|nippon)(?![a-z])|日本/, 'JPY'],
   [/(?<![a-z])(?:mexico)(?![a-z])/, 'MXN'],
+  [/(?<![a-z])(?:paraguay)(?![a-z])/, 'PYG'],
+  [/(?<![a-z])(?:uruguay)(?![a-z])/, 'UYU'],
   [/(?<![a-z])(?:malaysia|kuala lumpur|selangor|sdn\.? bhd)(?![a-z])/, 'MYR'],
   [/(?<![a-z])(?:canada)(?![a-z])/, 'CAD'],
   [/(?<![a-z])(?:australia|abn)(?![a-z])/, 'AUD'],
@@ -91,6 +93,41 @@ function strayCode(doc: Doc, code: string): boolean {
     alone.length > 0 &&
     alone.every((i) => !findAmounts(doc.lines[i]!.text).length && !CURRENCY_LABEL.test(doc.folded[i]!.join(' ')))
   );
+}
+
+/** Currencies named in words after a currency label ("Moneda: Guaraní", "Currency: US Dollars", "Moeda: Real"). */
+const CURRENCY_NAMES: Array<[RegExp, string]> = [
+  [/^guaranie?s?/, 'PYG'],
+  [/^(?:us dollars?|dolar(?:es)? (?:americanos?|estadounidenses?)|u\.s\. dollars?)/, 'USD'],
+  [/^euros?/, 'EUR'],
+  [/^(?:reais|real(?:es)? brasileiros?|real)(?![a-z])/, 'BRL'],
+  [/^pesos? (?:mexicanos?|mxn)/, 'MXN'],
+  [/^pesos? (?:chilenos?)/, 'CLP'],
+  [/^pesos? (?:colombianos?)/, 'COP'],
+  [/^pesos? (?:argentinos?)/, 'ARS'],
+  [/^pesos? (?:uruguayos?)/, 'UYU'],
+  [/^(?:pounds? sterling|sterling|british pounds?)/, 'GBP'],
+  [/^(?:swiss francs?|franken|francs? suisses?)/, 'CHF'],
+  [/^(?:zloty|zlotych|zl)(?![a-z])/, 'PLN'],
+  [/^(?:korun[ay]?|czech crowns?)(?![a-z])/, 'CZK'],
+  [/^(?:turk lirasi|turkish lira|lira)(?![a-z])/, 'TRY'],
+  [/^(?:rupees?|indian rupees?)(?![a-z])/, 'INR'],
+  [/^(?:yen)(?![a-z])/, 'JPY'],
+  [/^(?:yuan|renminbi|rmb)(?![a-z])/, 'CNY'],
+  [/^(?:forint)(?![a-z])/, 'HUF'],
+  [/^(?:lei|leu)(?![a-z])/, 'RON'],
+  [/^(?:rand)(?![a-z])/, 'ZAR'],
+];
+
+/** The currency a label names in words, if any (folded text). */
+export function declaredCurrencyName(folded: string): string | null {
+  const label = new RegExp(`${CURRENCY_LABEL.source}\\s*:?\\s*`, 'g');
+  for (const m of folded.matchAll(label)) {
+    const rest = folded.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 40);
+    const hit = CURRENCY_NAMES.find(([re]) => re.test(rest));
+    if (hit) return hit[1];
+  }
+  return null;
 }
 
 /** The one currency the countries named on the page agree on; null when none is named or they disagree. */
@@ -158,6 +195,10 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   // "¥" on a Chinese page (Han characters, no kana) is the yuan.
   if ((currency?.value === 'JPY' || (!currency && /元/.test(doc.text))) && chineseText(doc.text))
     currency = { value: 'CNY', confidence: 0.6 };
+  if (!currency) {
+    const named = declaredCurrencyName(doc.foldedText);
+    if (named) currency = { value: named, confidence: 0.7 };
+  }
   if (!currency) {
     const byCountry = countryCurrency(doc.foldedText) ?? (US_ADDRESS.test(doc.text) ? 'USD' : null);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };

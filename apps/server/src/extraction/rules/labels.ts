@@ -9,14 +9,23 @@ function words(parts: string[]): RegExp {
   // Rank by the literal text an alternative always needs (optional groups and escapes dropped): JS takes the first
   // alternative that matches, so "factura fiscala" must come before "factura(?: nr)?".
   const core = (p: string) => p.replace(/\(\?:[^()]*\)\?/g, '').replace(/\\[sSdw][*+?]?|\\./g, 'x').length;
-  const sorted = [...parts].sort((a, b) => core(b) - core(a));
+  const sorted = [...parts].sort((a, b) => core(b) - core(a)).map(spacedCjk);
   return new RegExp(`(?<![a-z0-9_])(?:${sorted.join('|')})(?![a-z_])`);
+}
+
+/** Japanese and Chinese labels are often letter-spaced ("発 行 日", "合 计"): a space may stand between characters. */
+function spacedCjk(part: string): string {
+  return part.replace(/([\u3040-\u30ff\u4e00-\u9fff])(?=[\u3040-\u30ff\u4e00-\u9fff])/g, '$1 ?');
 }
 
 /** The total the customer owes for this invoice, including VAT. Strongest first. OCR drops the spaces between words
  * ("TOTALAPAGAR"), so spaces in these phrases are optional. */
 export const TOTAL_STRONG = wordsLoose([
   'grand total',
+  // Turkish (e-Fatura): the amount to pay, the total with taxes, the grand total.
+  'odenecek tutar',
+  'vergiler dahil toplam tutar',
+  'genel toplam',
   'invoice total',
   'invoice amount',
   'total amount',
@@ -98,6 +107,8 @@ export const TOTAL_STRONG = wordsLoose([
   'te betalen',
   'totaalbedrag',
   'factuurbedrag',
+  'factuur ?totaal',
+  'totaal factuur',
   'rekeningsbedrag',
   'totaal incl\\.? btw',
   'totaal inclusief btw',
@@ -148,6 +159,7 @@ function wordsLoose(parts: string[]): RegExp {
 /** A bare "total" word: good when nothing stronger is on the page. */
 export const TOTAL_WEAK = words([
   'total',
+  'toplam',
   'yhteensa',
   '合計',
   'celkem',
@@ -167,6 +179,10 @@ export const TOTAL_WEAK = words([
 /** Amounts that are not the grand total: subtotals, net, VAT, deposits, earlier balances, discounts, line prices. */
 export const TOTAL_NEGATIVE = words([
   'sub-?total',
+  // Turkish: the goods' and services' total before tax, a subtotal, a discount.
+  'mal hizmet toplam',
+  'ara toplam',
+  'iskonto',
   // The products' and taxes' own totals on a Brazilian DANFE, beside VALOR TOTAL DA NOTA.
   'valor total dos (?:produtos|servicos)',
   // Its boxes abbreviate "valor": "V. TOTAL PRODUTOS" beside "V. TOTAL DA NOTA".
@@ -287,6 +303,7 @@ export const TOTAL_NEGATIVE = words([
 /** Lines that carry only a tax amount. "incl. VAT" totals are handled by TOTAL_STRONG before this is checked. */
 export const TAX_LINE = words([
   'steuerbetrag',
+  'hesaplanan kdv',
   'steuer',
   'tax amount',
   'vat amount',
@@ -359,6 +376,8 @@ export const NUMBER_LABEL = words([
   '(?:kassen)?bon\\s*-?\\s*(?:nummer|nr)\\.?',
   'quittungs?\\s*-?\\s*(?:nummer|nr)\\.?',
   'folio\\s*(?:no|nr|number|#)\\.?',
+  // A Mexican CFDI's "FOLIO: 10826" (beside its "SERIE:"), on its own.
+  '^folio(?=\\s*:)',
   // laravel-invoices (a much-used Laravel package) numbers its invoices under "Serial No.".
   'serial\\s*(?:no|nr|number|#)\\.?',
   'ticket\\s*(?:no|nr|n°|#)\\.?',
@@ -403,6 +422,8 @@ export const NUMBER_LABEL = words([
   'nfc?-?e\\s*n[°oº]\\.?',
   // A bare "N°." (with its dot; a bare "nº" under "Cliente" heads a customer-number column).
   'n[°º]\\.',
+  // A bare "Number :" opening its cell, under a "Tax Invoice" title (IndiGo's GST invoices).
+  '^number(?=\\s*:)',
   'cislo faktury',
   'faktura\\s*(?:-\\s*danovy doklad\\s*)?(?:c\\.|cislo|nr\\.?|no\\.?)',
   'faktura vat\\s*(?:nr\\.?)?',
@@ -524,6 +545,8 @@ export const NUMBER_NEGATIVE = words([
 
 export const DATE_LABEL = words([
   'invoice date',
+  'fatura tarihi',
+  'duzenleme tarihi',
   'date of invoice',
   'date of issue',
   'issue date',
@@ -591,6 +614,10 @@ export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du',
 
 export const DATE_NEGATIVE = words([
   'thru',
+  // Turkish: order, dispatch note and payment-due dates.
+  'siparis',
+  'irsaliye',
+  'son odeme',
   'until',
   'return by',
   'associe\\w*',
@@ -716,6 +743,9 @@ export const DATE_NEGATIVE = words([
 /** Headings and party labels: lines that start the customer's address block. */
 export const CUSTOMER_LABEL = words([
   'facturado a',
+  // Turkish: "Sayın" (Dear …) heads the addressee, "Alıcı" the buyer (folded "alıcı": its dotless i stays).
+  'sayin',
+  'al[iı]c[iı]',
   'faturado a',
   'bill to',
   'purchaser',
@@ -725,6 +755,8 @@ export const CUSTOMER_LABEL = words([
   'laskutusosoite',
   '御中',
   '购买方',
+  // A fapiao prints its party headings downwards, one character a line: "购 | 名称：X" opens the buyer's block.
+  '购\\s?名称',
   'adquirente',
   'tomador',
   'consumidor',
@@ -792,11 +824,13 @@ export const CURRENCY_LABEL = /(?<![a-z])(?:currency|wahrung|devise|valuta|moned
 
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
+  'sat[iı]c[iı]',
   '(?:make (?:checks|cheques) )?payable to',
   // Where the payment goes: "Please remit to:", "Remit payment to", "Send payments to".
   '(?:please )?remit (?:payments? )?to',
   'send payments? to',
   '销售方',
+  '销\\s?名称',
   'sold by',
   'provider',
   'service provider',
@@ -1112,9 +1146,12 @@ export const TITLE_WORDS = words([
   'dokument',
 ]);
 
-/** Company legal forms across the seven languages' countries (and common English ones). */
+/**
+ * Company legal forms across the seven languages' countries (and common English ones). The Chinese and Japanese forms
+ * stand inside a name with no space on either side ("上海积塔半导体有限公司", "有限会社マックプランニング").
+ */
 export const LEGAL_FORM =
-  /(?<![\p{L}])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?|股份有限公司|有限公司|株式会社|有限会社|合同会社)(?![\p{L}])/u;
+  /(?<![\p{L}])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?)(?![\p{L}])|股份有限公司|有限责任公司|有限公司|株式会社|有限会社|合同会社|合資会社|合名会社|[(（]株[)）]|[(（]有[)）]/u;
 
 /**
  * Another invoice named in the text ("Gutschrift zu Rechnung Nr. 12 vom 05.11.", "Avoir sur facture n° 12 du …",

@@ -129,6 +129,8 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/(?<![A-Za-z])(?:Fr\.|SFr\.?|CHF)(?![A-Za-z])/, 'CHF'],
   [/(?<![A-Za-z])(?:Euro|EURO|Euros|euros)(?![A-Za-z])/, 'EUR'],
   [/(?<![A-Za-z])(?:Ft)(?![A-Za-z])/, 'HUF'],
+  // The Turkish lira as Turkish invoices print it, after the figure: "18.757,04 TL", "100 TL".
+  [/(?<=\d\s?)TL(?![A-Za-z])/, 'TRY'],
   // Malaysian ringgit: "RM 33.92", "RM33.92", and a column's unit "Amount(RM)".
   [/(?<![A-Za-z])RM(?=\s?\d)|\(RM(?:\)|$)/, 'MYR'],
 ];

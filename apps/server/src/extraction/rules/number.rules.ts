@@ -1,6 +1,7 @@
 import type { FieldGuess } from '../extraction.types';
 import { findDates } from './date.parser';
 import { cellBelow, type Doc, labelAbove, leftLabel } from './document';
+import { ibanShaped } from './iban';
 import { INVOICE_REFERENCE, NUMBER_LABEL, NUMBER_NEGATIVE } from './labels';
 
 const TITLE_LINE =
@@ -31,7 +32,7 @@ export function plausibleNumber(token: string): boolean {
   const t = token.trim();
   if (t.length < 2 || t.length > 40) return false;
   if (!/\d/.test(t)) return false;
-  if (/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(t.replace(/\s/g, ''))) return false; // IBAN
+  if (ibanShaped(t.replace(/\s/g, ''))) return false; // IBAN
   // A phone number: an area code of 0 and a non-zero digit, and seven digits at least ("0005-00011643" is a
   // zero-padded series, "014-03" a short running number).
   if (/^\+|^\(?0[1-9]\d{1,3}\)?[\s/-]\d/.test(t) && t.replace(/\D/g, '').length >= 7) return false; // phone

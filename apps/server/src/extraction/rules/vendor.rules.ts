@@ -26,16 +26,27 @@ function personTitled(text: string): boolean {
 }
 
 const VENDOR_LABEL_ALL = new RegExp(VENDOR_LABEL.source, 'g');
+/** A Japanese address: its postcode mark, or a prefecture and a city, ward, town or village ("東京都調布市菊野台"). */
+const JAPANESE_ADDRESS =
+  /^〒|^(?:東京都|北海道|京都府|大阪府|[\u4e00-\u9fff]{2,3}県)\s?[\u4e00-\u9fff]{1,5}[市区町村郡]/;
+/** A sentence addressed to the reader, not a name (folded): "Here's your receipt", "Thanks for your order", "Vielen Dank". */
+const MESSAGE =
+  /(?<![a-z])(?:your|you|you're|we've|we're|here's|here is|thanks|thank you|ihre?|ihren|vielen dank|danke|votre|vos|merci|grazie|gracias|su pedido|bedankt|uw)(?![a-z])/;
+/** Japanese legal forms printed before the name as well as after it. */
+const JAPANESE_PREFIX_FORM = /^(?:株式会社|有限会社|合同会社|合資会社|合名会社|[(（][株有][)）])$/;
 
 const TOTAL_WORDS = new RegExp(`${TOTAL_STRONG.source}|${TOTAL_WEAK.source}`);
 
 /** Identifiers only the issuer prints about itself: where to pay and where it is registered. */
 const ISSUER_STRONG_ID =
-  /(?<![a-z])(iban|bic|swift|registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|rea|registro mercantil|reg\.?\s?com|registered in|company no|steuernummer|steuer-?nr|st\.?-?nr)(?![a-z])/;
+  /(?<![a-z])(iban|bic|swift|registergericht|amtsgericht|handelsregister|hrb|hra|siret|siren|rcs|kvk|rea|registro mercantil|reg\.?\s?com|registered in|company no|steuernummer|steuer-?nr|st\.?-?nr|organisationsnr|organisationsnummer|org\.?\s?nr|f-skatt|momsregnr|y-tunnus|cvr(?:-?nr)?)(?![a-z])/;
 
 /** Tax ids, printed for the issuer and often for the customer too. */
 const TAX_ID =
-  /(?<![a-z])(ust-?id\w*|vat (?:no|reg\w*|number|id)|tax id|n° tva|tva|p\.?\s?iva|partita iva|nif|cif|cui|btw(?:-?nr)?|uid|c\.?u\.?i\.?t|cuil|rut|r\.?f\.?c|ruc|nit|cnpj|abn|gstin)(?![a-z])/;
+  /(?<![a-z])(ust-?id\w*|vat (?:no|reg\w*|number|id)|tax id|n° tva|tva|p\.?\s?iva|partita iva|nif|cif|cui|btw(?:-?nr)?|uid|c\.?u\.?i\.?t|cuil|rut|r\.?f\.?c|ruc|nit|cnpj|abn|gstin|tckn|vkn|vergi (?:no|numarasi|kimlik|dairesi)|nip|ico|dic)(?![a-z])/;
+
+/** A Turkish address's district and province, "KARATAY/ KONYA", on a line of their own. */
+const DISTRICT_PROVINCE = /^\s*\p{Lu}[\p{Lu}\s]{2,24}\s?\/\s?\p{Lu}{3,}\s*$/u;
 
 /** A line of an address block under a company name: street, postcode and town, contact details. */
 const BLOCK_LINE =
@@ -385,6 +396,15 @@ export function findVendor(
     });
   });
 
+  // A Japanese addressee: the name before its honorific ("有限会社ジェイシー技研 | 御中", "山田 太郎 様").
+  doc.lines.forEach((line, i) => {
+    line.cells.forEach((cell, j) => {
+      const t = cell.text.trim();
+      if (/^(?:御中|様|殿)$/.test(t) && j > 0) customer.add(`${i}:${j - 1}`);
+      else if (/\S\s*(?:御中|様|殿)$/.test(t) && /[\u3040-\u30ff\u4e00-\u9fff]/.test(t)) customer.add(`${i}:${j}`);
+    });
+  });
+
   // An address headed by a person's title ("M DE LATTRE ALEXIS" over "ALEXINUX SARL", street, town) is the
   // customer's, a telecom or utility bill's addressee; so is one headed by the person's own name (a sync knows it).
   doc.lines.forEach((line, i) => {
@@ -454,7 +474,9 @@ export function findVendor(
         vl !== null &&
         /\s(?:to|by|von|par|da|por|door)$/.test(vl[0]) &&
         /^\s+\p{Lu}/u.test(cell.text.slice((vl.index ?? 0) + vl[0].length));
-      if (vl && !/from\s+\d/.test(f) && (/^\s*[:/]/.test(after) || !after.trim() || runsOn)) {
+      // "From : DEL | To : IXU" (a flight's route), "From: 01.03. To: …": a journey or a period, no party.
+      const route = vl !== null && vl[0] === 'from' && doc.folded[i]!.some((x, n) => n !== j && /^to\s*:/.test(x));
+      if (vl && !route && !/from\s+\d/.test(f) && (/^\s*[:/]/.test(after) || !after.trim() || runsOn)) {
         sellerLabelled = true;
         let rest = cell.text.slice((vl.index ?? 0) + vl[0].length).replace(/^[\s:/]+/, '');
         // More label words, no name ("Cedente/prestatore (fornitore)", FatturaPA's heading): a section header.
@@ -566,6 +588,13 @@ export function findVendor(
         : false;
       if (lf && !postcode && !addressLike(cell.text.slice(from, (lf.index ?? 0) + lf[0].length))) {
         let name = cell.text.slice(from, (lf.index ?? 0) + lf[0].length);
+        // A Japanese form in front of the name ("株式会社イー・ビジネス", "(株)山田商店"): the name runs on after it, up to
+        // an honorific, which makes it the addressee ("… 御中", "… 様").
+        if (JAPANESE_PREFIX_FORM.test(lf[0]) && /^\s?[\p{L}\p{N}]/u.test(cell.text.slice(lf.index + lf[0].length))) {
+          const whole = cell.text.slice(from).trim();
+          if (/(?:御中|様|殿)$/.test(whole.replace(/\s+/g, ''))) return;
+          name = whole;
+        }
         // "toom | Baumarkt | GmbH": a name spaced into cells, the legal form in the last one.
         if (lf.index === 0 && j > 0 && line.cells.slice(0, j).every((c) => !/\d/.test(c.text)))
           name = `${line.cells
@@ -587,7 +616,15 @@ export function findVendor(
       }
       // 4. The biggest text at the top of page 1 (letterhead).
       // Not a line that starts with a count ("2 KPL", "1 x Coffee"): a receipt's items print in the letterhead's type.
-      if (line.page === 1 && line.rel < 0.25 && j === 0 && !addressLike(cell.text) && !/^\d+\s/.test(cell.text)) {
+      // Nor a message in the letterhead's type ("Here's your updated trip receipt", "Thanks for your order").
+      if (
+        line.page === 1 &&
+        line.rel < 0.25 &&
+        j === 0 &&
+        !addressLike(cell.text) &&
+        !/^\d+\s/.test(cell.text) &&
+        !MESSAGE.test(f)
+      ) {
         const big = line.size >= maxTop * 0.98 && maxTop > 0;
         const first = i === firstLine;
         // A letterhead clearly larger than the body text (and not the document title) is the issuer's name.
@@ -596,6 +633,32 @@ export function findVendor(
       }
     });
   });
+
+  // 4b. A Japanese issuer's block: the name over the address ("近藤 祥平" over "東京都調布市…" or "〒182-0022"), right of
+  // or under the addressee's "御中" line. A person's name carries no legal form, so the block is what marks it.
+  if (doc.lang === 'ja')
+    doc.lines.forEach((line, i) => {
+      if (line.page !== 1 || line.rel > 0.5) return;
+      line.cells.forEach((cell, j) => {
+        if (!JAPANESE_ADDRESS.test(cell.text.trim()) || customer.has(`${i}:${j}`)) return;
+        for (let k = i - 1; k >= Math.max(0, i - 2); k--) {
+          const l = doc.lines[k]!;
+          if (l.page !== line.page || line.y0 - l.y1 > 3 * line.size) break;
+          const h = l.cells.findIndex((c) => c.x0 < cell.x1 && c.x1 > cell.x0);
+          if (h < 0) continue;
+          const name = l.cells[h]!.text.trim();
+          if (
+            !customer.has(`${k}:${h}`) &&
+            /^[\p{L}・ー ]{2,20}$/u.test(name) &&
+            !JAPANESE_ADDRESS.test(name) &&
+            !isLabel(name) &&
+            !TITLE_WORDS.test(foldPlain(name))
+          )
+            add(name, 0.62, k);
+          break;
+        }
+      });
+    });
 
   // 5. The issuer's block: the first line of the address block (same column, consecutive lines) that carries a bank
   // account or a registration (strong) or a tax id (weak: customers' blocks print theirs too), outside the customer's
@@ -622,7 +685,7 @@ export function findVendor(
       // Walk up the block over address, contact and id lines to its first line, which must be a name.
       let top: [number, number] = [i, j];
       let name: [number, number] | null = null;
-      for (let k = i - 1; k >= 0 && k >= i - 6; k--) {
+      for (let k = i - 1; k >= 0 && k >= i - 8; k--) {
         const l = doc.lines[k]!;
         const prev = doc.lines[top[0]]!;
         if (l.page !== line.page || prev.y0 - l.y1 > 1.6 * Math.max(l.size, prev.size)) break;
@@ -635,7 +698,12 @@ export function findVendor(
         if (customer.has(`${k}:${hit}`)) break;
         const text = l.cells[hit]!.text;
         if (findAmounts(text).length) break;
-        if (BLOCK_LINE.test(text) || ISSUER_STRONG_ID.test(doc.folded[k]![hit]!) || TAX_ID.test(doc.folded[k]![hit]!)) {
+        if (
+          BLOCK_LINE.test(text) ||
+          DISTRICT_PROVINCE.test(text) ||
+          ISSUER_STRONG_ID.test(doc.folded[k]![hit]!) ||
+          TAX_ID.test(doc.folded[k]![hit]!)
+        ) {
           if (l.size > 1.6 * line.size) break;
           top = [k, hit];
           continue;
@@ -651,6 +719,15 @@ export function findVendor(
         if (over && /:\s*$/.test(over.text) && NOT_A_COMPANY.test(foldPlain(over.text))) return;
         name = [k, hit];
         break;
+      }
+      // A footer of a few centred lines whose first starts with the name ("MixCont AB, Sankta gertrudsväg 10, …"
+      // over "Telefon …" over "Organisationsnr …"): the name before the first separator of the block's top line.
+      if (!name && top[0] !== i) {
+        const topText = doc.lines[top[0]]!.cells[top[1]]!.text;
+        const head = topText.split(/\s*[,·|•–]\s+/)[0]!;
+        if (head.length < topText.length && LEGAL_FORM.test(head) && !/\d/.test(head) && companyLike(head))
+          add(head, score, top[0]);
+        return;
       }
       if (!name || seenBlocks.has(name[0] * 1000 + name[1])) return;
       seenBlocks.add(name[0] * 1000 + name[1]);
@@ -753,6 +830,21 @@ export function findVendor(
       });
     });
     for (const { word, n, line } of spelt.values()) if (n >= 2) add(word, 0.6, line);
+    // The issuer's footer line (its bank account or registry number with its web or mail address: "info@welplast.nl,
+    // KVK 08113875, IBAN …") names the domain of a seller whose name is only in its logo: the domain's name, when no
+    // candidate is spelt like it, a little above a block guessed from the layout alone.
+    if (![...scores.values()].some((c) => matchesDomain(c.name, domains)))
+      doc.lines.forEach((line, i) => {
+        if (line.rel < 0.7 || !ISSUER_STRONG_ID.test(doc.folded[i]!.join(' '))) return;
+        const near = [doc.lines[i - 1], line, doc.lines[i + 1]].filter((l) => l && l.page === line.page);
+        for (const l of near)
+          for (const m of l!.text.matchAll(/(?:@|\bwww\.)([\p{L}\d-]{4,})\.[a-z]{2,6}\b/giu)) {
+            const label = m[1]!;
+            const name = foldPlain(label).replace(/-/g, '');
+            if (!domains.includes(name) || GENERIC_DOMAIN.test(name) || SENDING_SERVICE.test(name)) continue;
+            add(label.charAt(0).toUpperCase() + label.slice(1), 0.52, i);
+          }
+      });
     const brands = new Set<string>();
     doc.lines.forEach((line, i) => {
       line.cells.forEach((cell, j) => {
