@@ -68,6 +68,12 @@ describe('a page the English probe reads as noise', () => {
     expect(e.opened).toEqual(['jpn', 'jpn+eng']);
   });
 
+  it("stays as it is when the Japanese model makes kana of a photo's specks (a Polish receipt on a dark table)", async () => {
+    const e = engines(reading('で と ご 営 る ちと キー キー ジオ ご', 75));
+    expect(await cjkEngine(reading('~ ee Biedr0nka 110709', 40), e.band, 1, e.factory)).toBeNull();
+    expect(e.opened).not.toContain('jpn+eng');
+  });
+
   it('is read again in Chinese when the Japanese reading shows Han characters but no kana', async () => {
     const zhPage = reading('增值税电子普通发票 价税合计 (小写) ¥52.70 销售方 名称: 天津瑞佳讯贸易有限公司', 88);
     const opened: string[] = [];

@@ -138,6 +138,8 @@ const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]/gu;
 
 const KANA = /[\u3040-\u30ff\uff66-\uff9f]/u;
 
+const HAN = /[\u3400-\u4dbf\u4e00-\u9fff]/gu;
+
 /**
  * The English probe cannot read Japanese or Chinese: kana and Han characters come out as low-confidence noise with no
  * language's words. Such a probe band is read once more by the Japanese model (it knows the Han characters too); when
@@ -159,8 +161,12 @@ export async function cjkEngine(
   let seen = 0;
   for (const band of all) {
     const jpn = await jpnEngine.recognize(band, page);
-    const kanji = jpn.words.filter((w) => w.confidence > 60).reduce((n, w) => n + (w.text.match(CJK)?.length ?? 0), 0);
-    if (kanji >= 6) return engineFor(['jpn', 'eng']);
+    const sure = jpn.words.filter((w) => w.confidence > 60).map((w) => w.text);
+    const kanji = sure.reduce((n, t) => n + (t.match(CJK)?.length ?? 0), 0);
+    // Kana alone is what the model makes of a photo's specks and strokes ("で と ご る キー ジオ" off a Polish
+    // receipt on a dark table); a Japanese band has Han characters among them (合計, 税, 円).
+    const han = sure.reduce((n, t) => n + (t.match(HAN)?.length ?? 0), 0);
+    if (kanji >= 6 && han >= 3) return engineFor(['jpn', 'eng']);
     seen += jpn.words.reduce((n, w) => n + (w.text.match(CJK)?.length ?? 0), 0);
   }
   // Latin print gives the Japanese model Latin letters; only where it saw Han characters at all (however unsure) is
