@@ -60,3 +60,15 @@ describe('findDates across the seven languages', () => {
     expect(one('DATE: January20, 2003')).toBe('2003-01-20');
   });
 });
+
+describe('Russian and Ukrainian month names', () => {
+  it.each([
+    ['12 мая 2023 г.', '2023-05-12'],
+    ['1 января 2024', '2024-01-01'],
+    ['«28» сентября 2022 г.', '2022-09-28'],
+    ['5 березня 2024 р.', '2024-03-05'],
+    ['31 грудня 2023', '2023-12-31'],
+  ])('%s → %s', (text, want) => {
+    expect(one(text)).toBe(want);
+  });
+});

@@ -7,7 +7,7 @@
 const MONTHS: Record<string, number> = {};
 function addMonths(names: string[][]) {
   names.forEach((aliases, i) => {
-    for (const a of aliases) MONTHS[a] = i + 1;
+    for (const a of aliases) MONTHS[fold(a)] = i + 1;
   });
 }
 // Full names and common abbreviations; accents are matched after folding (see fold()).
@@ -56,6 +56,21 @@ addMonths([
   ['novembro', 'november', 'listopada', 'listopad', 'listopadu', 'marraskuuta', 'marraskuu'],
   ['dezembro', 'december', 'grudnia', 'grudzien', 'prosince', 'prosinec', 'joulukuuta', 'joulukuu', 'desember'],
 ]);
+// Russian and Ukrainian, in the genitive their dates use ("12 мая 2023 г.", "5 березня 2024 р.") and the nominative.
+addMonths([
+  ['января', 'январь', 'янв', 'січня', 'січень'],
+  ['февраля', 'февраль', 'фев', 'лютого', 'лютий'],
+  ['марта', 'март', 'березня', 'березень'],
+  ['апреля', 'апрель', 'апр', 'квітня', 'квітень'],
+  ['мая', 'май', 'травня', 'травень'],
+  ['июня', 'июнь', 'июн', 'червня', 'червень'],
+  ['июля', 'июль', 'июл', 'липня', 'липень'],
+  ['августа', 'август', 'авг', 'серпня', 'серпень'],
+  ['сентября', 'сентябрь', 'сент', 'вересня', 'вересень'],
+  ['октября', 'октябрь', 'окт', 'жовтня', 'жовтень'],
+  ['ноября', 'ноябрь', 'листопада', 'листопад'],
+  ['декабря', 'декабрь', 'дек', 'грудня', 'грудень'],
+]);
 
 /** Lower-case and strip diacritics so "März", "août", "décembre" match. */
 export function fold(s: string): string {
@@ -102,7 +117,7 @@ const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'era' | 'num' | 'dMy' | 'Mdy' 
   },
   {
     re: new RegExp(
-      String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.|º|°)?[\s-]*(?:de\s+)?(${MONTH_WORD})[\s,-]*(?:de\s+|del\s+)?(\d{4}|'?\d{2})(?!\d)`,
+      String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.|º|°|»|")?[\s-]*(?:de\s+)?(${MONTH_WORD})[\s,-]*(?:de\s+|del\s+)?(\d{4}|'?\d{2})(?!\d)`,
       'gu',
     ),
     kind: 'dMy',

@@ -51,6 +51,8 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:pakistan)(?![a-z])/, 'PKR'],
   [/(?<![a-z])(?:sri lanka)(?![a-z])/, 'LKR'],
   [/(?<![a-z])(?:turkiye|turkey)(?![a-z])/, 'TRY'],
+  [/(?<![\p{L}])(?:россия|российская федерация|russia)(?![\p{L}])/u, 'RUB'],
+  [/(?<![\p{L}])(?:украина|укра\u0456на|ukraine)(?![\p{L}])/u, 'UAH'],
   [/(?<![a-z])(?:united arab emirates|dubai|abu dhabi)(?![a-z])/, 'AED'],
   [/(?<![a-z])(?:saudi arabia)(?![a-z])/, 'SAR'],
   [/(?<![a-z])(?:israel)(?![a-z])/, 'ILS'],

@@ -22,6 +22,11 @@ function spacedCjk(part: string): string {
  * ("TOTALAPAGAR"), so spaces in these phrases are optional. */
 export const TOTAL_STRONG = wordsLoose([
   'grand total',
+  // Russian and Ukrainian: the amount to pay.
+  '(?:всего|итого|сумма) к оплате',
+  'к оплате',
+  '(?:всього|разом) до сплати',
+  'до сплати',
   // Turkish (e-Fatura): the amount to pay, the total with taxes, the grand total.
   'odenecek tutar',
   'vergiler dahil toplam tutar',
@@ -159,6 +164,10 @@ function wordsLoose(parts: string[]): RegExp {
 /** A bare "total" word: good when nothing stronger is on the page. */
 export const TOTAL_WEAK = words([
   'total',
+  'итого',
+  'всего',
+  'всього',
+  'разом',
   'toplam',
   'yhteensa',
   '合計',
@@ -179,6 +188,8 @@ export const TOTAL_WEAK = words([
 /** Amounts that are not the grand total: subtotals, net, VAT, deposits, earlier balances, discounts, line prices. */
 export const TOTAL_NEGATIVE = words([
   'sub-?total',
+  'без ндс',
+  'без пдв',
   // Turkish: the goods' and services' total before tax, a subtotal, a discount.
   'mal hizmet toplam',
   'ara toplam',
@@ -303,6 +314,10 @@ export const TOTAL_NEGATIVE = words([
 /** Lines that carry only a tax amount. "incl. VAT" totals are handled by TOTAL_STRONG before this is checked. */
 export const TAX_LINE = words([
   'steuerbetrag',
+  '(?:в том числе|в т\\.\\s?ч\\.)\\s*ндс',
+  '(?:у тому числі|в т\\.\\s?ч\\.)\\s*пдв',
+  'сумма ндс',
+  'сума пдв',
   'hesaplanan kdv',
   'steuer',
   'tax amount',
@@ -435,6 +450,9 @@ export const NUMBER_LABEL = words([
   'laskunumero',
   'laskunro\\.?',
   '請求書?番号',
+  // "Счет на оплату № 123", "Счёт-фактура № 45", "Рахунок на оплату № 7", "Видаткова накладна № 12".
+  '(?:сч[её]т|рахунок)(?:-фактура)?\\s*(?:на оплату\\s*)?№',
+  '(?:накладная|накладна|акт)\\s*№',
   '发票号码',
   '伝票番号',
   '領収書?番号',
@@ -545,6 +563,7 @@ export const NUMBER_NEGATIVE = words([
 
 export const DATE_LABEL = words([
   'invoice date',
+  'дата (?:счета|выставления|документа|рахунку|виписки)',
   'fatura tarihi',
   'duzenleme tarihi',
   'date of invoice',
@@ -743,6 +762,13 @@ export const DATE_NEGATIVE = words([
 /** Headings and party labels: lines that start the customer's address block. */
 export const CUSTOMER_LABEL = words([
   'facturado a',
+  // Russian and Ukrainian buyer, customer, payer.
+  'покупатель',
+  'заказчик',
+  'плательщик',
+  'покупець',
+  'замовник',
+  'платник',
   // Turkish: "Sayın" (Dear …) heads the addressee, "Alıcı" the buyer (folded "alıcı": its dotless i stays).
   'sayin',
   'al[iı]c[iı]',
@@ -824,6 +850,12 @@ export const CURRENCY_LABEL = /(?<![a-z])(?:currency|wahrung|devise|valuta|moned
 
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
+  'поставщик',
+  'продавец',
+  'исполнитель',
+  'постачальник',
+  'продавець',
+  'виконавець',
   'sat[iı]c[iı]',
   '(?:make (?:checks|cheques) )?payable to',
   // Where the payment goes: "Please remit to:", "Remit payment to", "Send payments to".
@@ -1151,7 +1183,7 @@ export const TITLE_WORDS = words([
  * stand inside a name with no space on either side ("上海积塔半导体有限公司", "有限会社マックプランニング").
  */
 export const LEGAL_FORM =
-  /(?<![\p{L}])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?)(?![\p{L}])|股份有限公司|有限责任公司|有限公司|株式会社|有限会社|合同会社|合資会社|合名会社|[(（]株[)）]|[(（]有[)）]/u;
+  /(?<![\p{L}])(?:GmbH(?: & Co\.? KG)?|GMBH(?: & CO\.? KG)?|Gmbh|MBH|AG|KG|OHG|UG|e\.K\.|GbR|mbH|S\.?A\.?S\.?|SARL|S\.?A\.?R\.?L\.?|EURL|S\.?A\.?|SNC|S\.?r\.?l\.?|S\.R\.L\.?|SRL|S\.?p\.?A\.?|S\.?n\.?c\.?|S\.?L\.?U?|S\.?Coop|B\.?V\.?|N\.?V\.?|V\.?O\.?F\.?|Ltd\.?|LTD\.?|Limited|LIMITED|LLC|L\.?L\.?P\.?|Inc\.?|Corp\.?|Corporation|PLC|plc|Pvt\.? Ltd\.?|Co\.|Company|SE|Sp\. z o\.o\.|S\.C\.|PFA|II|Ltda\.?|LTDA\.?|Lda\.?|EIRELI|S\/A|s\.\s?r\.\s?o\.|spol\. s r\.\s?o\.|a\.\s?s\.|AB|ApS|A\/S|ASA|Oy|Oyj|OÜ|AS|UAB|SIA|Kft\.?|Zrt\.?|Nyrt\.?|d\.o\.o\.|d\.d\.|sp\. z o\.o\.|Sdn\.? Bhd\.?|SDN\.? BHD\.?|Bhd\.?|BHD|Pty\.? Ltd\.?|PTY\.? LTD\.?|Pte\.? Ltd\.?|PTE\.? LTD\.?|A\.Ş\.|Ltd\. Şti\.|eG|e\.V\.|ehf\.?|hf\.?|ООО|ОАО|ЗАО|ПАО|АО|ИП|ТОВ|ФОП|ПрАТ|ПАТ)(?![\p{L}])|股份有限公司|有限责任公司|有限公司|株式会社|有限会社|合同会社|合資会社|合名会社|[(（]株[)）]|[(（]有[)）]/u;
 
 /**
  * Another invoice named in the text ("Gutschrift zu Rechnung Nr. 12 vom 05.11.", "Avoir sur facture n° 12 du …",

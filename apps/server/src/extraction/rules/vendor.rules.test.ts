@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PartyHints } from '../extraction.types';
 import { linesFromPlainText } from '../layout/lines';
 import { extractFieldsFromLines } from './fields.rules';
-import { mailDomainName } from './vendor.rules';
+import { mailDomainName, ocrNoise } from './vendor.rules';
 
 /**
  * Issuer patterns of real bills and OCR'd till receipts, rebuilt as plain-text layouts (cells are separated by two or
@@ -358,5 +358,15 @@ describe('a name label left before the name', () => {
     );
     expect(cleanVendor('Razão Social: Teixeira Manutenção Predial Ltda')).toBe('Teixeira Manutenção Predial Ltda');
     expect(cleanVendor('Nomenclatura Italia Srl')).toBe('Nomenclatura Italia Srl');
+  });
+});
+
+describe('quotes in a name', () => {
+  it('one pair around a name is no OCR speck; a stray quote is', () => {
+    expect(ocrNoise('ООО "Ромашка"')).toBe(false);
+    expect(ocrNoise('SC "ALFA TRADING" SRL')).toBe(false);
+    expect(ocrNoise('ТОВ «Світанок»')).toBe(false);
+    expect(ocrNoise('Kaufland " Filiale')).toBe(true);
+    expect(ocrNoise('"" SUMME ""')).toBe(true);
   });
 });

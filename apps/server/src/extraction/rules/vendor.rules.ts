@@ -268,7 +268,9 @@ const NAME_LABEL = new RegExp(`^${NAME_WORD}(?:\\s*/\\s*${NAME_WORD})*\\s*:?\\s*
 export function ocrNoise(s: string): boolean {
   const letters = s.replace(/[^\p{L}]/gu, '');
   if (letters.length < 3) return true;
-  if (/[|{}[\]"“”\\]/.test(s)) return true;
+  if (/[|{}[\]\\]/.test(s)) return true;
+  // Quotes are specks, except one pair around a name ('ООО "Ромашка"', 'SC "ALFA" SRL', 'ТОВ «Світанок»').
+  if (/["“”]/.test(s) && !/^[^"“”]*["“„][\p{L}][\p{L}\d .&'-]*\p{L}["”][^"“”]*$/u.test(s)) return true;
   if (/^[IiLl1|!\s.]+$/.test(s)) return true;
   // Fragments around a number ("WA o 275" from a logo): no word of three letters.
   if (/\d/.test(s) && !/\p{L}{3}/u.test(s)) return true;
@@ -493,14 +495,17 @@ export function findVendor(
         const head = next ? labelAbove(doc, i, j + 1) : null;
         const nextIsValue =
           next !== undefined &&
-          !isLabel(next.text) &&
-          !isPartyWord(doc.folded[i]![j + 1]!) &&
-          !/^[\d\s./-]+$/.test(next.text) &&
-          // ("名称: X" carries its own label, and so its own value.)
-          !(head && !next.text.includes(':') && !NAME_LABEL.test(foldPlain(head)) && !VENDOR_LABEL.test(head));
+          // A name with its legal form up front ('ООО "Ромашка", ИНН …') is the value whatever stands above it.
+          (LEGAL_FORM.exec(next.text)?.index === 0 ||
+            (!isLabel(next.text) &&
+              !isPartyWord(doc.folded[i]![j + 1]!) &&
+              !/^[\d\s./-]+$/.test(next.text) &&
+              // ("名称: X" carries its own label, and so its own value.)
+              !(head && !next.text.includes(':') && !NAME_LABEL.test(foldPlain(head)) && !VENDOR_LABEL.test(head))));
         if (rest) add(rest.split(/\s[-|]\s|,\s(?=\d)/)[0]!, 0.85, i);
         else if (nextIsValue) {
-          add(next.text, 0.83, i);
+          // "ООО "Ромашка", ИНН 7701234567, г. Москва": the name ends where its tax id or address begins.
+          add(next.text.split(/,\s*(?=(?:ИНН|КПП|ОГРН|ЄДРПОУ|ЕДРПОУ|ІПН|\d))/u)[0]!, 0.83, i);
         } else {
           // A section header ("Verkäufer", "Seller") over a block: its "Name:" row, or its first plain value in the
           // header's column.
@@ -590,7 +595,13 @@ export function findVendor(
         let name = cell.text.slice(from, (lf.index ?? 0) + lf[0].length);
         // A Japanese form in front of the name ("株式会社イー・ビジネス", "(株)山田商店"): the name runs on after it, up to
         // an honorific, which makes it the addressee ("… 御中", "… 様").
-        if (JAPANESE_PREFIX_FORM.test(lf[0]) && /^\s?[\p{L}\p{N}]/u.test(cell.text.slice(lf.index + lf[0].length))) {
+        // A form in front of a quoted name ('ООО "Ромашка"', "ТОВ «Світанок»", 'SC "Alfa" SRL'): the two together.
+        const quoted = /^\s*([«"“„'])([^»"”'\n]{2,60})([»"”'])/u.exec(cell.text.slice(lf.index + lf[0].length));
+        if (quoted && lf.index - from <= 1) name = `${lf[0]} ${quoted[1]}${quoted[2]}${quoted[3]}`;
+        else if (
+          JAPANESE_PREFIX_FORM.test(lf[0]) &&
+          /^\s?[\p{L}\p{N}]/u.test(cell.text.slice(lf.index + lf[0].length))
+        ) {
           const whole = cell.text.slice(from).trim();
           if (/(?:御中|様|殿)$/.test(whole.replace(/\s+/g, ''))) return;
           name = whole;
