@@ -25,6 +25,9 @@ export const OCR_LANGS = [
   'swe',
   'jpn',
   'chi_sim',
+  // Cyrillic: no Russian model ships on npm; the Ukrainian and Belarusian ones together know every Russian letter.
+  'ukr',
+  'bel',
 ] as const;
 
 export interface OcrPage {

@@ -6,8 +6,10 @@ import { extractInvoiceFields, publicFields, shutdownExtraction } from '../index
 import { inspectImage } from './image.loader';
 import type { OcrEngine, OcrPage } from './ocr.engine';
 import {
+  CYRILLIC_OCR_LANGS,
   chineseReading,
   cjkEngine,
+  cyrillicEngine,
   DEFAULT_OCR_LANGS,
   pageLanguages,
   readInPageLanguage,
@@ -72,6 +74,24 @@ describe('a page the English probe reads as noise', () => {
     const e = engines(reading('で と ご 営 る ちと キー キー ジオ ご', 75));
     expect(await cjkEngine(reading('~ ee Biedr0nka 110709', 40), e.band, 1, e.factory)).toBeNull();
     expect(e.opened).not.toContain('jpn+eng');
+  });
+
+  it('is read with the Cyrillic models when the Ukrainian model reads the band as Cyrillic', async () => {
+    const opened: string[] = [];
+    const band = async () => [new Uint8Array()];
+    const engine = (text: string) => ({ recognize: async () => reading(text, 85), terminate: async () => {} });
+    const factory = (ukrText: string) => async (langs: readonly string[]) => {
+      opened.push(langs.join('+'));
+      return (langs.length === 1 ? engine(ukrText) : engine('')) as OcrEngine;
+    };
+    const noise = reading('saUABETUME BL UN IA SA', 40);
+    expect(await cyrillicEngine(noise, band, 1, factory('ООО Белинтерпродукт г. Минск ИТОГО'))).not.toBeNull();
+    expect(opened).toEqual(['ukr', CYRILLIC_OCR_LANGS.join('+')]);
+    // A Latin band the Ukrainian model reads as Latin, and a confident English probe, stay as they are.
+    opened.length = 0;
+    expect(await cyrillicEngine(noise, band, 1, factory('SUMME 12,07 EUR Kaufland Filiale'))).toBeNull();
+    expect(await cyrillicEngine(reading('Rechnung Datum Summe MwSt', 88), band, 1, factory('ИТОГО'))).toBeNull();
+    expect(opened).toEqual(['ukr']);
   });
 
   it('is read again in Chinese when the Japanese reading shows Han characters but no kana', async () => {

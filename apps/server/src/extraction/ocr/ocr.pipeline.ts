@@ -181,6 +181,35 @@ export async function cjkEngine(
   return han >= 4 && han >= latin ? engineFor(['chi_sim', 'eng']) : null;
 }
 
+const CYRILLIC = /[\u0400-\u04ff]/gu;
+
+/** The models a Cyrillic page is read with (see OCR_LANGS), English for the Latin names and codes among it. */
+export const CYRILLIC_OCR_LANGS = ['ukr', 'bel', 'eng'];
+
+/**
+ * The English probe reads Cyrillic print as low-confidence Latin noise ("saUABETUME BL UN IA SA" for a Belarusian
+ * receipt's header). Such a probe band (after the CJK check found nothing) is read once more by the Ukrainian model:
+ * when most letters it reads with confidence are Cyrillic, the page is read with the Cyrillic models. Null otherwise,
+ * and for every page whose English probe is confident or shows a language.
+ */
+export async function cyrillicEngine(
+  probe: OcrPage,
+  bands: () => Promise<Uint8Array[]>,
+  page: number,
+  engineFor: (langs: readonly string[]) => Promise<OcrEngine> = sharedOcrEngine,
+): Promise<OcrEngine | null> {
+  if (probe.confidence >= 70) return null;
+  if (languageEvidence(foldAligned(probe.words.map((w) => w.text).join(' '))).hits >= 2) return null;
+  const ukr = await engineFor(['ukr']);
+  for (const band of await bands()) {
+    const sure = (await ukr.recognize(band, page)).words.filter((w) => w.confidence > 60).map((w) => w.text);
+    const cyrillic = sure.join('').match(CYRILLIC)?.length ?? 0;
+    const latin = sure.join('').match(/[A-Za-z]/g)?.length ?? 0;
+    if (cyrillic >= 8 && cyrillic > 2 * latin) return engineFor(CYRILLIC_OCR_LANGS);
+  }
+  return null;
+}
+
 /**
  * A page read in Japanese that shows Han characters but not one kana is Chinese (a probe band is too small to tell:
  * a receipt's totals are all Han): it is read again with the Chinese model. Japanese pages keep their reading.
@@ -239,7 +268,8 @@ export async function ocrPage(
     return [await probeBand(start), cropPgmRows(small, 0, Math.round(0.2 * small.height)).bytes];
   };
   const cjk = fixed ? null : await cjkEngine(p0, cjkBands, page);
-  const chosen = fixed ?? cjk;
+  const cyrillic = fixed || cjk ? null : await cyrillicEngine(p0, cjkBands, page);
+  const chosen = fixed ?? cjk ?? cyrillic;
   const { engine: firstEngine, first: firstReading } = await readInPageLanguage(
     img0.bytes,
     page,

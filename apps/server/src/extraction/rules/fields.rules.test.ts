@@ -1147,4 +1147,17 @@ describe('Russian and Ukrainian invoices', () => {
       invoice_number: '17',
     });
   });
+
+  it('roubles on a Belarusian receipt (Минск, УНП) are Belarusian roubles, "py6" as OCR reads руб included', () => {
+    const f = fields(`
+СООО "Белинтерпродукт"
+г. Минск, ул. Ленина 21
+УНП: 100344432
+Банан 1кг вес 0,184x2,29        0,42
+ИТОГО                           4,00 руб
+Наличные                        5,00py6
+СДАЧА                           1,00py6
+11-08-2016 13:00`);
+    expect(f).toMatchObject({ amount: 4, currency: 'BYN', invoice_date: '2016-08-11' });
+  });
 });

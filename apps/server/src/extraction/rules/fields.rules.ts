@@ -53,6 +53,7 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:turkiye|turkey)(?![a-z])/, 'TRY'],
   [/(?<![\p{L}])(?:россия|российская федерация|russia)(?![\p{L}])/u, 'RUB'],
   [/(?<![\p{L}])(?:украина|укра\u0456на|ukraine)(?![\p{L}])/u, 'UAH'],
+  [/(?<![\p{L}])(?:беларусь|республика беларусь|belarus|минск|унп)(?![\p{L}])/u, 'BYN'],
   [/(?<![a-z])(?:united arab emirates|dubai|abu dhabi)(?![a-z])/, 'AED'],
   [/(?<![a-z])(?:saudi arabia)(?![a-z])/, 'SAR'],
   [/(?<![a-z])(?:israel)(?![a-z])/, 'ILS'],
@@ -194,6 +195,9 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     const other = otherDollar(doc.text, doc.foldedText);
     if (other) currency = { value: other, confidence: 0.6 };
   }
+  // Roubles on a Belarusian page (Минск, its УНП tax number) are Belarusian roubles.
+  if (currency?.value === 'RUB' && countryCurrency(doc.foldedText) === 'BYN')
+    currency = { value: 'BYN', confidence: 0.6 };
   // "¥" on a Chinese page (Han characters, no kana) is the yuan.
   if ((currency?.value === 'JPY' || (!currency && /元/.test(doc.text))) && chineseText(doc.text))
     currency = { value: 'CNY', confidence: 0.6 };

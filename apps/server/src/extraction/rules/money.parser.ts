@@ -49,6 +49,7 @@ export const KNOWN_CURRENCIES = new Set([
   'TRY',
   'RUB',
   'UAH',
+  'BYN',
   'BRL',
   'MXN',
   'ZAR',
@@ -114,7 +115,8 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/[¥￥円]/, 'JPY'],
   [/₩/, 'KRW'],
   [/₺/, 'TRY'],
-  [/₽|(?<![\p{L}])(?:руб|рублей)(?![\p{L}])\.?/u, 'RUB'],
+  // "руб", and as a Cyrillic OCR model reads it in Latin look-alikes after a figure, "0,05py6".
+  [/₽|(?<![\p{L}])(?:руб|рублей)(?![\p{L}])\.?|(?<=\d\s?)py6(?![\p{L}])/u, 'RUB'],
   [/(?<![\p{L}])грн(?![\p{L}])\.?/u, 'UAH'],
   [/₴/, 'UAH'],
   [/₪/, 'ILS'],
