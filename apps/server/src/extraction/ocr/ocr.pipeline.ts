@@ -183,6 +183,9 @@ export async function cjkEngine(
 
 const CYRILLIC = /[\u0400-\u04ff]/gu;
 
+/** Cyrillic letters with no Latin look-alike the Ukrainian model makes of Latin print (not г, п, и, і, є, в, к, з …). */
+const CYRILLIC_ONLY = /[БбДдЖжЛлФфЦцЧчШшЩщЪъЫыЬьЭэЮюЯяҐґ]/gu;
+
 /** The models a Cyrillic page is read with (see OCR_LANGS), English for the Latin names and codes among it. */
 export const CYRILLIC_OCR_LANGS = ['ukr', 'bel', 'eng'];
 
@@ -202,10 +205,17 @@ export async function cyrillicEngine(
   if (languageEvidence(foldAligned(probe.words.map((w) => w.text).join(' '))).hits >= 2) return null;
   const ukr = await engineFor(['ukr']);
   for (const band of await bands()) {
-    const sure = (await ukr.recognize(band, page)).words.filter((w) => w.confidence > 60).map((w) => w.text);
-    const cyrillic = sure.join('').match(CYRILLIC)?.length ?? 0;
-    const latin = sure.join('').match(/[A-Za-z]/g)?.length ?? 0;
-    if (cyrillic >= 8 && cyrillic > 2 * latin) return engineFor(CYRILLIC_OCR_LANGS);
+    // A run of one letter is a rule or a row of stars ("********" reads "жжжжжжжж"): it counts once.
+    const sure = (await ukr.recognize(band, page)).words
+      .filter((w) => w.confidence > 60)
+      .map((w) => w.text)
+      .join('')
+      .replace(/(\p{L})\1+/gu, '$1');
+    // The Ukrainian model reads Latin print as Cyrillic look-alikes ("ВІО НОМІС КІМОЕК", "Кгбпипо Ргетіцт"), so only
+    // letters Latin print never turns into count: Л, Ч, Я, Ь, Ш, Д, Б …, as in "молочная", "ЛЬВІВСЬКА", "Наличние".
+    const cyrillic = sure.match(CYRILLIC)?.length ?? 0;
+    const distinct = sure.match(CYRILLIC_ONLY)?.length ?? 0;
+    if (distinct >= 5 && distinct >= 0.15 * cyrillic) return engineFor(CYRILLIC_OCR_LANGS);
   }
   return null;
 }
