@@ -140,6 +140,11 @@ const KANA = /[\u3040-\u30ff\uff66-\uff9f]/u;
 
 const HAN = /[\u3400-\u4dbf\u4e00-\u9fff]/gu;
 
+/** An English probe that is neither confident nor shows any language's words: the page may be in another script. */
+function unreadProbe(probe: OcrPage): boolean {
+  return probe.confidence < 70 && languageEvidence(foldAligned(probe.words.map((w) => w.text).join(' '))).hits < 2;
+}
+
 /**
  * The English probe cannot read Japanese or Chinese: kana and Han characters come out as low-confidence noise with no
  * language's words. Such a probe band is read once more by the Japanese model (it knows the Han characters too); when
@@ -153,8 +158,7 @@ export async function cjkEngine(
   page: number,
   engineFor: (langs: readonly string[]) => Promise<OcrEngine> = sharedOcrEngine,
 ): Promise<OcrEngine | null> {
-  if (probe.confidence >= 70) return null;
-  if (languageEvidence(foldAligned(probe.words.map((w) => w.text).join(' '))).hits >= 2) return null;
+  if (!unreadProbe(probe)) return null;
   // The densest band, then the top of the page: a fapiao's densest band is its cipher of digits, its title is on top.
   const jpnEngine = await engineFor(['jpn']);
   const all = await bands();
@@ -192,8 +196,8 @@ export const CYRILLIC_OCR_LANGS = ['ukr', 'bel', 'eng'];
 /**
  * The English probe reads Cyrillic print as low-confidence Latin noise ("saUABETUME BL UN IA SA" for a Belarusian
  * receipt's header). Such a probe band (after the CJK check found nothing) is read once more by the Ukrainian model:
- * when most letters it reads with confidence are Cyrillic, the page is read with the Cyrillic models. Null otherwise,
- * and for every page whose English probe is confident or shows a language.
+ * when enough of the letters it reads with confidence are ones Latin print never turns into, the page is read with the
+ * Cyrillic models. Null otherwise, and for every page whose English probe is confident or shows a language.
  */
 export async function cyrillicEngine(
   probe: OcrPage,
@@ -201,8 +205,7 @@ export async function cyrillicEngine(
   page: number,
   engineFor: (langs: readonly string[]) => Promise<OcrEngine> = sharedOcrEngine,
 ): Promise<OcrEngine | null> {
-  if (probe.confidence >= 70) return null;
-  if (languageEvidence(foldAligned(probe.words.map((w) => w.text).join(' '))).hits >= 2) return null;
+  if (!unreadProbe(probe)) return null;
   const ukr = await engineFor(['ukr']);
   for (const band of await bands()) {
     // A run of one letter is a rule or a row of stars ("********" reads "жжжжжжжж"): it counts once.
@@ -273,12 +276,17 @@ export async function ocrPage(
     if (quality(p2) > quality(p0) * 1.15) start += 2;
   }
   let img0 = await toOcrImage(canvas, start);
-  const cjkBands = async () => {
-    const small = await toOcrImage(canvas, start, 1400);
-    return [await probeBand(start), cropPgmRows(small, 0, Math.round(0.2 * small.height)).bytes];
+  // The bands the script checks read (the densest and the top), rendered once for both of them.
+  let bands: Promise<Uint8Array[]> | undefined;
+  const scriptBands = () => {
+    bands ??= (async () => {
+      const small = await toOcrImage(canvas, start, 1400);
+      return [await probeBand(start), cropPgmRows(small, 0, Math.round(0.2 * small.height)).bytes];
+    })();
+    return bands;
   };
-  const cjk = fixed ? null : await cjkEngine(p0, cjkBands, page);
-  const cyrillic = fixed || cjk ? null : await cyrillicEngine(p0, cjkBands, page);
+  const cjk = fixed ? null : await cjkEngine(p0, scriptBands, page);
+  const cyrillic = fixed || cjk ? null : await cyrillicEngine(p0, scriptBands, page);
   const chosen = fixed ?? cjk ?? cyrillic;
   const { engine: firstEngine, first: firstReading } = await readInPageLanguage(
     img0.bytes,

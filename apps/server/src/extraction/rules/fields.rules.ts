@@ -98,6 +98,8 @@ function strayCode(doc: Doc, code: string): boolean {
   );
 }
 
+const CURRENCY_LABEL_ALL = new RegExp(`${CURRENCY_LABEL.source}\\s*:?\\s*`, 'g');
+
 /** Currencies named in words after a currency label ("Moneda: Guaraní", "Currency: US Dollars", "Moeda: Real"). */
 const CURRENCY_NAMES: Array<[RegExp, string]> = [
   [/^guaranie?s?/, 'PYG'],
@@ -124,8 +126,7 @@ const CURRENCY_NAMES: Array<[RegExp, string]> = [
 
 /** The currency a label names in words, if any (folded text). */
 export function declaredCurrencyName(folded: string): string | null {
-  const label = new RegExp(`${CURRENCY_LABEL.source}\\s*:?\\s*`, 'g');
-  for (const m of folded.matchAll(label)) {
+  for (const m of folded.matchAll(CURRENCY_LABEL_ALL)) {
     const rest = folded.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 40);
     const hit = CURRENCY_NAMES.find(([re]) => re.test(rest));
     if (hit) return hit[1];
@@ -152,6 +153,8 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     };
   }
   const doc = prepareDoc(lines);
+  // The currency of the country the page names, if one (several rules below fall back on it or weigh it).
+  const local = countryCurrency(doc.foldedText);
   const invoiceNumber = findInvoiceNumber(doc);
   const total = findTotal(doc, { invoiceNumber: invoiceNumber?.value });
   let currency: RuleFields['currency'] = null;
@@ -180,7 +183,6 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   if (!currency && doc.currencies.size) {
     // Mentioned as often as another, the currency of the country the page names wins ("$09" OCR made of a table
     // number against "Amount(RM)" on a Malaysian receipt).
-    const local = countryCurrency(doc.foldedText);
     const [code, n] = [...doc.currencies.entries()].sort(
       (a, b) => b[1] - a[1] || Number(b[0] === local) - Number(a[0] === local),
     )[0]!;
@@ -196,8 +198,7 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     if (other) currency = { value: other, confidence: 0.6 };
   }
   // Roubles on a Belarusian page (Минск, its УНП tax number) are Belarusian roubles.
-  if (currency?.value === 'RUB' && countryCurrency(doc.foldedText) === 'BYN')
-    currency = { value: 'BYN', confidence: 0.6 };
+  if (currency?.value === 'RUB' && local === 'BYN') currency = { value: 'BYN', confidence: 0.6 };
   // "¥" on a Chinese page (Han characters, no kana) is the yuan.
   if ((currency?.value === 'JPY' || (!currency && /元/.test(doc.text))) && chineseText(doc.text))
     currency = { value: 'CNY', confidence: 0.6 };
@@ -206,7 +207,7 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     if (named) currency = { value: named, confidence: 0.7 };
   }
   if (!currency) {
-    const byCountry = countryCurrency(doc.foldedText) ?? (US_ADDRESS.test(doc.text) ? 'USD' : null);
+    const byCountry = local ?? (US_ADDRESS.test(doc.text) ? 'USD' : null);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };
   }
   if (!currency) {

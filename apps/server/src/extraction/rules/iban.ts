@@ -1,6 +1,9 @@
+/** An IBAN's shape: country, check digits, account (no spaces, upper case). */
+const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+
 /** Whether an IBAN (no spaces, upper case) passes its ISO 13616 check digits (mod 97 = 1). */
 export function ibanValid(iban: string): boolean {
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  if (!IBAN_SHAPE.test(iban)) return false;
   const s = iban.slice(4) + iban.slice(0, 4);
   let r = 0;
   for (const ch of s) {
@@ -19,5 +22,5 @@ const IBAN_COUNTRIES = new Set(
 
 /** Shaped like an IBAN of a country that issues them: a misread check digit (OCR) still makes it one. */
 export function ibanShaped(token: string): boolean {
-  return /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(token) && IBAN_COUNTRIES.has(token.slice(0, 2));
+  return IBAN_SHAPE.test(token) && IBAN_COUNTRIES.has(token.slice(0, 2));
 }

@@ -32,6 +32,8 @@ const JAPANESE_ADDRESS =
 /** A sentence addressed to the reader, not a name (folded): "Here's your receipt", "Thanks for your order", "Vielen Dank". */
 const MESSAGE =
   /(?<![a-z])(?:your|you|you're|we've|we're|here's|here is|thanks|thank you|ihre?|ihren|vielen dank|danke|votre|vos|merci|grazie|gracias|su pedido|bedankt|uw)(?![a-z])/;
+/** The honorific after an addressee's name ("… 御中", "… 様", "… 殿"). */
+const HONORIFIC = /(?:御中|様|殿)$/;
 /** Japanese legal forms printed before the name as well as after it. */
 const JAPANESE_PREFIX_FORM = /^(?:株式会社|有限会社|合同会社|合資会社|合名会社|[(（][株有][)）])$/;
 
@@ -402,8 +404,9 @@ export function findVendor(
   doc.lines.forEach((line, i) => {
     line.cells.forEach((cell, j) => {
       const t = cell.text.trim();
-      if (/^(?:御中|様|殿)$/.test(t) && j > 0) customer.add(`${i}:${j - 1}`);
-      else if (/\S\s*(?:御中|様|殿)$/.test(t) && /[\u3040-\u30ff\u4e00-\u9fff]/.test(t)) customer.add(`${i}:${j}`);
+      const honorific = HONORIFIC.exec(t);
+      if (honorific?.index === 0 && j > 0) customer.add(`${i}:${j - 1}`);
+      else if (honorific && honorific.index > 0 && /[\u3040-\u30ff\u4e00-\u9fff]/.test(t)) customer.add(`${i}:${j}`);
     });
   });
 
@@ -593,17 +596,17 @@ export function findVendor(
         : false;
       if (lf && !postcode && !addressLike(cell.text.slice(from, (lf.index ?? 0) + lf[0].length))) {
         let name = cell.text.slice(from, (lf.index ?? 0) + lf[0].length);
-        // A Japanese form in front of the name ("株式会社イー・ビジネス", "(株)山田商店"): the name runs on after it, up to
-        // an honorific, which makes it the addressee ("… 御中", "… 様").
         // A form in front of a quoted name ('ООО "Ромашка"', "ТОВ «Світанок»", 'SC "Alfa" SRL'): the two together.
         const quoted = /^\s*([«"“„'])([^»"”'\n]{2,60})([»"”'])/u.exec(cell.text.slice(lf.index + lf[0].length));
         if (quoted && lf.index - from <= 1) name = `${lf[0]} ${quoted[1]}${quoted[2]}${quoted[3]}`;
+        // A Japanese form in front of the name ("株式会社イー・ビジネス", "(株)山田商店"): the name runs on after it, up to
+        // an honorific, which makes it the addressee ("… 御中", "… 様").
         else if (
           JAPANESE_PREFIX_FORM.test(lf[0]) &&
           /^\s?[\p{L}\p{N}]/u.test(cell.text.slice(lf.index + lf[0].length))
         ) {
           const whole = cell.text.slice(from).trim();
-          if (/(?:御中|様|殿)$/.test(whole.replace(/\s+/g, ''))) return;
+          if (HONORIFIC.test(whole.replace(/\s+/g, ''))) return;
           name = whole;
         }
         // "toom | Baumarkt | GmbH": a name spaced into cells, the legal form in the last one.
@@ -852,7 +855,8 @@ export function findVendor(
           for (const m of l!.text.matchAll(/(?:@|\bwww\.)([\p{L}\d-]{4,})\.[a-z]{2,6}\b/giu)) {
             const label = m[1]!;
             const name = foldPlain(label).replace(/-/g, '');
-            if (!domains.includes(name) || GENERIC_DOMAIN.test(name) || SENDING_SERVICE.test(name)) continue;
+            // (The page's domains leave free-mail ones out already; billing services' still stand among them.)
+            if (!domains.includes(name) || SENDING_SERVICE.test(name)) continue;
             add(label.charAt(0).toUpperCase() + label.slice(1), 0.52, i);
           }
       });
