@@ -47,6 +47,26 @@ describe('CSV card exports that list purchases as positive amounts', () => {
     expect(r.rows.map((x) => x[2])).toEqual(['debit', 'debit', 'credit']);
   });
 
+  it("takes the posting date ('Ecriture') over the purchase date ('Date d'achat') and 'Texte comptable' as the text", () => {
+    const r = parseCsvStatement(
+      new TextEncoder().encode(
+        [
+          'sep=;',
+          "Numéro de compte;Date d'achat;Texte comptable;Secteur;Montant;Monnaie;Débit;Crédit;Ecriture",
+          '1234 5678 9012;28.10.2019;TWINT  *Post CH AG;Service de courrier;1215.00;CHF;1215.00;;29.10.2019',
+          '1234 5678 9012;02.11.2019;Revolut*1234*;Services bancaires;2500.00;CHF;2500.00;;15.11.2019',
+        ].join('\n'),
+      ),
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const t = r.statements[0]!.transactions;
+    expect(t.map((x) => [x.date, x.amountMinor, x.type])).toEqual([
+      ['2019-10-29', 121500, 'debit'],
+      ['2019-11-15', 250000, 'debit'],
+    ]);
+    expect(t[0]!.description).toContain('TWINT');
+  });
+
   it("reads a shop's order history as purchases: its totals are money spent", () => {
     const r = csv(
       [

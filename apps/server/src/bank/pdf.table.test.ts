@@ -1247,6 +1247,160 @@ describe('layouts of an independent statement generator (gen-stmt4 dev layouts)'
     ]);
   });
 
+  it('a dated line without an amount, then a card number and the amount a line lower: one booking with both texts', () => {
+    const r = statementFromLines(
+      lines([
+        [['Statement period 1 February 2014 to 30 April 2014', 1000, 1900]],
+        [
+          ['Date', 160, 260],
+          ['Transaction', 300, 600],
+          ['Debit', 1050, 1150],
+          ['Credit', 1200, 1300],
+          ['Balance', 1450, 1600],
+        ],
+        [
+          ['01 Feb 2014 OPENING BALANCE', 160, 800],
+          ['$5,198.64 CR', 1400, 1600],
+        ],
+        [['01 Feb ST GEORGE CARDS CommBank app BPAY 9', 160, 900]],
+        [
+          ['4601843900281088', 300, 600],
+          ['200.00 $', 1050, 1150],
+          ['$4,998.64 CR', 1400, 1600],
+        ],
+        [
+          ['04 Feb Transfer to xx1119 NetBank', 160, 800],
+          ['1,130.00 (', 1030, 1150],
+          ['$3,868.64 CR', 1400, 1600],
+        ],
+      ]),
+    );
+    expect(r.startDate).toBe('2014-02-01');
+    expect(r.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2014-02-01', 20000, 'debit'],
+      ['2014-02-04', 113000, 'debit'],
+    ]);
+    expect(r.transactions[0]!.description).toContain('ST GEORGE CARDS');
+  });
+
+  it("no booking in the 'Daily Balances' grid printed after the 'Ending Balance' row", () => {
+    const r = statementFromLines(
+      lines([
+        [['Statement Ending 09/21/2018', 1000, 1500]],
+        [
+          ['Post Date', 100, 250],
+          ['Description', 300, 600],
+          ['Debits', 1000, 1100],
+          ['Credits', 1200, 1300],
+          ['Balance', 1450, 1600],
+        ],
+        [
+          ['09/01/2018', 100, 250],
+          ['Beginning Balance', 300, 600],
+          ['$18,805.47', 1450, 1600],
+        ],
+        [
+          ['09/04/2018', 100, 250],
+          ['Nationstar dba Mr Cooper', 300, 700],
+          ['$1,989.60', 1000, 1100],
+          ['$16,815.87', 1450, 1600],
+        ],
+        [
+          ['09/21/2018', 100, 250],
+          ['Ending Balance', 300, 600],
+          ['$16,815.87', 1450, 1600],
+        ],
+        [['Daily Balances', 100, 500]],
+        [
+          ['Date', 100, 200],
+          ['Amount Date', 450, 750],
+          ['Amount', 950, 1100],
+          ['Date', 1200, 1300],
+          ['Amount', 1450, 1600],
+        ],
+        [
+          ['09/04/2018', 100, 250],
+          ['$16,815.87', 450, 600],
+          ['09/10/2018', 650, 800],
+          ['$3,607.80', 950, 1100],
+          ['09/18/2018', 1200, 1350],
+          ['$6,101.54', 1450, 1600],
+        ],
+      ]),
+    );
+    expect(r.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([['2018-09-04', 198960, 'debit']]);
+  });
+
+  it("a period whose first date has no year ('February 1 – April 30, 2022'), rows dated '02-01'", () => {
+    const r = statementFromLines(
+      lines([
+        [['Statement Period February 1 – April 30, 2022', 1000, 1900]],
+        [
+          ['Date', 160, 260],
+          ['Credits', 400, 500],
+          ['Debits', 600, 700],
+          ['Balance Description', 800, 1300],
+        ],
+        [
+          ['02-01', 160, 260],
+          ['203.00', 420, 500],
+          ['205.01 DEPOSIT', 800, 1100],
+        ],
+        [
+          ['02-03', 160, 260],
+          ['10.00', 620, 700],
+          ['195.01 POS DB BP#8470320GIANT #476 DAYTON OH', 800, 1500],
+        ],
+      ]),
+    );
+    expect([r.startDate, r.endDate]).toEqual(['2022-02-01', '2022-04-30']);
+    expect(r.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2022-02-01', 20300, 'credit'],
+      ['2022-02-03', 1000, 'debit'],
+    ]);
+  });
+
+  it("'Transport' alone carries a balance over; 'Transport - AnyCompany Ridesharing' is a booking", () => {
+    const r = statementFromLines(
+      lines([
+        [['Banque Populaire du Nord', 140, 900]],
+        [['du 01.08.2024 au 31.08.2024', 140, 900]],
+        [
+          ['Date', 140, 260],
+          ['Libellé', 400, 900],
+          ['Débit', 1500, 1600],
+          ['Crédit', 1750, 1850],
+          ['Solde', 2000, 2100],
+        ],
+        [
+          ['Transport', 400, 700],
+          ['1000,00', 2000, 2100],
+        ],
+        [
+          ['02.08.2024', 140, 300],
+          ['Transport - AnyCompany Ridesharing - 2039726014', 400, 1200],
+          ['24,90', 1500, 1600],
+          ['975,10', 2000, 2100],
+        ],
+        [
+          ['03.08.2024', 140, 300],
+          ['Report de solde', 400, 900],
+          ['975,10', 2000, 2100],
+        ],
+        [
+          ['04.08.2024', 140, 300],
+          ['VIREMENT RECU', 400, 1200],
+          ['100,00', 1750, 1850],
+          ['1075,10', 2000, 2100],
+        ],
+      ]),
+    );
+    expect(typed(r).map((t) => t.slice(0, 3))).toEqual([
+      ['2024-08-02', 2490, 'debit'],
+      ['2024-08-04', 10000, 'credit'],
+    ]);
+  });
+
   it('the bank named in the legal footer, not the holder; balances under labels with their dates; no "Daily Ending Balance" row a booking', () => {
     const r = statementFromLines([
       ...lines([

@@ -53,10 +53,12 @@ const CLOSING =
   /(closing bal(?:ance)?|new balance|total amount due|balance (?:as of )?this statement|this statement.?s balance|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit|utgaende (?:saldo|balans)|ultimosaldo|saldo ultimo|loppusaldo|saldo lopussa|saldo koncowe|saldo zamkniecia|saldo na koniec|konecny (?:zustatek|stav)|zustatek na konci)/;
 /**
  * A balance carried from the page before or to the next. "Transport", "Report" and "Reporte" are such a line only at
- * its start (after a date): inside a booking's text they are words ("VIR SEPA RECU DE SAS TRANSPORTS DURAND").
+ * its start (after a date) and with nothing after them but a few words of the carry ("Report de solde", "Transport van
+ * vorige pagina"), figures and a currency: inside a booking's text, or with a merchant after them ("Transport -
+ * AnyCompany Ridesharing"), they are words ("VIR SEPA RECU DE SAS TRANSPORTS DURAND").
  */
 const CARRY =
-  /(?<![a-z])(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|van vorige pagina|naar volgende pagina|sold reportat|de reportat)(?![a-z])|^[\d./\s-]*(?:transport|report|reporte)(?![a-z])/;
+  /(?<![a-z])(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|van vorige pagina|naar volgende pagina|sold reportat|de reportat)(?![a-z])|^[\d./\s-]*(?:transport|report|reporte)(?:[^a-z]+(?:a|de|du|des|van|naar|vorige|volgende|pagina|page|solde|saldo|anterior|precedent|nouveau|nieuw|eur|chf|usd|gbp|cr|dr)(?![a-z]))*[^a-z]*$/;
 const TOTAL =
   /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere|uscite|entrate|addebiti|accrediti|movimenti)|total des (?:debits|credits)|totaal (?:af|bij))(?![a-z])/;
 
@@ -94,7 +96,7 @@ const BANK_WORDS =
   /(?<![a-z])(\w*bank|banca|banque|banco|bancaire|\w*sparkasse|volksbank|raiffeisen\w*|caisse|credit|kasse|building society|savings|trust|cooperative|cassa|caja|bankhaus|bancorp|financial|ing|ing-diba|diba|rabobank|abn|bnp|bcr|brd|comdirect|n26|revolut|bunq|knab|hsbc|barclays|barclaycard|lloyds|natwest|santander|bbva|caixabank|nordea|danske|handelsbanken|seb|ubs|postfinance|unicredit|intesa sanpaolo|chase|citi|citibank|wells fargo|capital one|american express|monzo|starling|wise)(?![a-z])/;
 /** The addressee's salutation and page furniture: never the bank's name. */
 const NOT_BANK_NAME =
-  /^(?:herrn?|frau|mr|mrs|ms|miss|monsieur|madame|mme|m|sr|sra|sig|datum|date|fecha|data|seite|page|blatt)\.?$/;
+  /^(?:herrn?|frau|mr|mrs|ms|miss|monsieur|madame|mme|m|sr|sra|sig|datum|date|fecha|data|seite|page|blatt|enquiries|inquiries|contact us|customer service)\.?$/;
 
 interface Column {
   role: Role;
@@ -375,7 +377,14 @@ export function amountCell(
   decimals: number,
   hint: '.' | ',' | undefined,
 ): { minor: number; type: TransactionType | null } | null {
-  let s = ocrAmountRepair(text.replace(/[€£$]|(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])|\blei\b/g, ' ').trim(), decimals);
+  // A lone "(" after the figure ("1,130.00 (") is a symbol font's mark of the debit column, not a bracket.
+  let s = ocrAmountRepair(
+    text
+      .replace(/[€£$]|(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])|\blei\b/g, ' ')
+      .replace(/(\d)\s+\($/, '$1')
+      .trim(),
+    decimals,
+  );
   let mark: TransactionType | null = null;
   const suffix = SIGN_SUFFIX.exec(s);
   if (suffix && /\d/.test(s.slice(0, suffix.index))) {
@@ -434,11 +443,11 @@ function leadingDate(
     }
   }
   if (d && d.index <= 1) return { iso: d.iso, rest: text.slice(d.index + d.length) };
-  // "05.03." in Europe, "3/5" in the US: the document's day order decides. Month first only with a slash: "3.14" in
-  // a US statement is an amount.
-  const short = (order === 'mdy' ? /^\s*(\d{1,2})\/(\d{1,2})(?=\s|$)/ : /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/).exec(
-    text,
-  );
+  // "05.03." in Europe, "3/5" or "02-01" in the US: the document's day order decides. Month first only with a slash
+  // or a dash: "3.14" in a US statement is an amount.
+  const short = (
+    order === 'mdy' ? /^\s*(\d{1,2})[/-](\d{1,2})(?=\s|$)/ : /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/
+  ).exec(text);
   // "01 Jan", "15 mar", "Jan 15": a month word without the year, which the period gives.
   const named =
     /^\s*(\d{1,2})\.?\s+([A-Za-zÀ-ÿ]{3,10})\.?(?=\s|$)/.exec(text) ??
@@ -736,6 +745,18 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   if (period) {
     info.startDate = period.dates[0]!.iso;
     info.endDate = period.dates[1]!.iso;
+  } else {
+    // "Statement Period February 1 – April 30, 2022", "vom 01.02. bis 30.04.2022": the first date takes the second's
+    // year (the year before, where its month comes later).
+    for (const l of head) {
+      if (!labelled(l)) continue;
+      const found = yearlessPeriod(l.text, doc.dayOrder);
+      if (found) {
+        info.startDate = found.start;
+        info.endDate = found.end;
+        break;
+      }
+    }
   }
   // Currency: a labelled code, else the most frequent currency in the document.
   for (const l of head) {
@@ -792,6 +813,14 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     const f = foldAligned(text);
     if (CIVILITY.test(f.trim())) return;
     if (NOT_BANK_NAME.test(f.trim())) return;
+    // A postal endorsement over the address ("RETURN SERVICE REQUESTED"), or the account's product name ("Streamline
+    // Account", "Visa Credit Card", "Primary Checking") where no bank word is in it.
+    if (/service requested/.test(f)) return;
+    if (
+      /(?<![a-z])(?:accounts?|cards?|checking|chequing|savings|konto|girokonto|compte|conto|cuenta)$/.test(f.trim()) &&
+      !/\w*bank(?![a-z])|banque|banca|banco|sparkasse/.test(f)
+    )
+      return;
     // A field's label ("Credit Card Number", "Payment Due Date", "Credit Limit"), not a name, whatever words it holds.
     if (/(?<![a-z])(?:number|no\.?|nr\.?|date|datum|period|summary|limit|balance|amount|details)\s*:?$/.test(f.trim()))
       return;
@@ -819,6 +848,10 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
           text: brand.length <= 4 ? brand.toUpperCase() : brand[0]!.toUpperCase() + brand.slice(1),
           score: 60 - l.rel * 10,
         });
+      // A bare domain with the bank word in it, as printed ("HowardBank.com" → "Howard Bank").
+      const bare =
+        !site && l.rel <= 0.3 ? /(?<![\w.@/-])([A-Z][a-z]+)(Bank)\.(?:com|net|[a-z]{2})(?![\w.])/.exec(c.text) : null;
+      if (bare) candidates.push({ text: `${bare[1]} ${bare[2]}`, score: 60 - l.rel * 10 });
       // The bank's postal address ("Write: Wells Fargo Bank, N.A. (163)"), its branch code dropped.
       const address = /^(?:write|mail to|write to|send to|postal address)\s*:\s*(.+?)(?:\s*\(\d+\))?$/i.exec(
         c.text.trim(),
@@ -969,6 +1002,37 @@ export function undoDateSlips(text: string): string {
     .replace(/(\p{L}{3,})(?=\d)/gu, '$1 ')
     .replace(/(?<=\d)[lI|](?=[\d,.\s]|$)|(?<=\s)[lI|](?=\d)/g, '1')
     .replace(/(?<=\d)[OoQ](?=[\d,.\s]|$)|(?<=\s)[OoQ](?=\d)/g, '0');
+}
+
+/**
+ * A period whose first date has no year of its own ("February 1 – April 30, 2022", "1 Feb - 30 Apr 2022",
+ * "01.02. - 30.04.2022"): the one dated end, and before it, after the label, the start as day and month.
+ */
+function yearlessPeriod(text: string, order: DayOrder): { start: string; end: string } | null {
+  const dates = findDates(text, order);
+  if (dates.length !== 1) return null;
+  const end = dates[0]!;
+  const before = text.slice(0, end.index);
+  const m =
+    /(\p{L}{3,10})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s*(?:[-–—]|to|bis|au|al|tot)\s*$/iu.exec(before) ??
+    /(\d{1,2})\.?\s+(\p{L}{3,10})\.?\s*(?:[-–—]|to|bis|au|al|tot)\s*$/iu.exec(before) ??
+    /(\d{1,2})[./](\d{1,2})\.?\s*(?:[-–—]|to|bis|au|al|tot)\s*$/iu.exec(before);
+  if (!m) return null;
+  let day: number;
+  let month: number | null;
+  if (/^\d/.test(m[1]!) && /^\d/.test(m[2]!)) {
+    [day, month] = order === 'mdy' ? [Number(m[2]), Number(m[1])] : [Number(m[1]), Number(m[2])];
+  } else if (/^\d/.test(m[1]!)) {
+    [day, month] = [Number(m[1]), monthNumber(m[2]!)];
+  } else {
+    [day, month] = [Number(m[2]), monthNumber(m[1]!)];
+  }
+  if (!month || month > 12) return null;
+  const endYear = Number(end.iso.slice(0, 4));
+  const year = month > Number(end.iso.slice(5, 7)) ? endYear - 1 : endYear;
+  if (day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
+  const start = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  return start <= end.iso ? { start, end: end.iso } : null;
 }
 
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
@@ -1173,12 +1237,18 @@ function readStatementLines(
   let balancesOnly = false;
   /** The date last printed in the date column, for the bookings under it that print none. */
   let day: { iso: string; page: number } | null = null;
+  // The text of a dated line with no amount ("01 Feb ST GEORGE CARDS"), for the booking whose amount comes a line lower.
+  let dayText: { text: string; line: Line } | null = null;
   const card = CARD_STATEMENT.test(doc.folded.flat().join(' '));
   for (let i = Math.max(firstHeader, 0); i < doc.lines.length; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
-    // After a closing balance only a new table header (another account's) is read on.
-    if (ended && !hdr) continue;
+    // After a closing balance only a new table header (another account's) is read on, unless a heading before it
+    // says that table holds day-end balances ("Daily Balances" under the "Ending Balance" row).
+    if (ended && !hdr) {
+      if (BALANCE_SECTION.test(foldAligned(line.text).replace(/\s+/g, ' ').trim())) balancesOnly = true;
+      continue;
+    }
     if (hdr) {
       // A new table after a closing balance: the next account of a combined statement.
       ended = false;
@@ -1270,8 +1340,15 @@ function readStatementLines(
       const amountUnderColumn = line.cells.some(
         (c) => amountCell(c.text, decimals, hint) && numericColumn(cols!, c)?.role !== 'balance',
       );
-      if (amountUnderColumn && !/^\s*[\d(+-]/.test(first.text)) d = { iso: day.iso, rest: first.text };
+      // A card or reference number may start the line ("4601843900281088 | 200.00"); an amount may not.
+      const ownText = !amountCell(first.text, decimals, hint) && !/^\s*[(+-]/.test(first.text);
+      if (amountUnderColumn && ownText) {
+        const above =
+          dayText && dayText.line.page === line.page && line.y0 - dayText.line.y1 < 1.2 * line.size ? dayText.text : '';
+        d = { iso: day.iso, rest: above ? `${above}  ${first.text}` : first.text };
+      }
     }
+    dayText = null;
     if (d) day = { iso: d.iso, page: line.page };
     if (!d) {
       // A continuation of the row above: text only, close under it, on the same page.
@@ -1366,6 +1443,7 @@ function readStatementLines(
     }
     if (!numeric.length) {
       last = null;
+      dayText = { text: row.texts.join(' '), line };
       continue;
     }
     if (cols) {
