@@ -1343,7 +1343,7 @@ function readStatementLines(
       // A card or reference number may start the line ("4601843900281088 | 200.00"); an amount may not.
       const ownText = !amountCell(first.text, decimals, hint) && !/^\s*[(+-]/.test(first.text);
       if (amountUnderColumn && ownText) {
-        const above =
+        const above: string =
           dayText && dayText.line.page === line.page && line.y0 - dayText.line.y1 < 1.2 * line.size ? dayText.text : '';
         d = { iso: day.iso, rest: above ? `${above}  ${first.text}` : first.text };
       }
