@@ -113,8 +113,16 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
         // continues the label on its left.
         else if (left && PREPOSITION.test(label)) label = `${left} ${label}`;
         // "ZUGFeRD-Version | : 2.1 vom 24.03.2020": a bare "vom/du/of" in the value's cell reads with the label on its
-        // left, which may name another date.
-        else if (left && DATE_WEAK.test(label) && !DATE_LABEL.test(label) && DATE_NEGATIVE.test(left)) continue;
+        // left, which may name another date. A cell that starts with its own "Date :" is labelled by itself, whatever
+        // stands left of it ("Bill To:- | Date : 10 Feb 2026").
+        else if (
+          left &&
+          DATE_WEAK.test(label) &&
+          !DATE_LABEL.test(label) &&
+          !/^\s*(?:date|datum|data|fecha)\s*:/.test(label) &&
+          DATE_NEGATIVE.test(left)
+        )
+          continue;
         let score = labelScore(label);
         // Letter style "München, den 12. März 2024", "Lyon, le 10/09/2024", "Milano, 08.10.24": the place of issue and
         // the date, near the top of the first page.

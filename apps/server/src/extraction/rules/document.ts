@@ -75,10 +75,50 @@ export function languageEvidence(foldedText: string): { lang: Lang; hits: number
   return { lang: best, hits: bestScore };
 }
 
-export function prepareDoc(lines: Line[]): Doc {
-  const folded = lines.map((l) => l.cells.map((c) => foldAligned(c.text)));
-  const foldedText = folded.map((cells) => cells.join('  ')).join('\n');
+/**
+ * A fapiao prints its party headings downwards, one character a line ("销 / 售 / 方" beside the seller's block), so its
+ * "名称：X" line may stand a line above or below the heading's first character rather than on it. The nearest such
+ * character (销 or 售: seller; 购 or 买: buyer) within two lines is put in front of "名称" ("销名称：X"), the way the
+ * labels read it when they share the line.
+ */
+function relined(l: Line, cells: Line['cells']): Line {
+  return { ...l, cells, text: cells.map((c) => c.text).join(' ') };
+}
+
+export function markFapiaoParties(lines: Line[]): Line[] {
+  const heading = (l: Line | undefined) => {
+    const t = l?.cells[0]?.text.trim();
+    return t === '销' || t === '售' ? '销' : t === '购' || t === '买' ? '购' : null;
+  };
+  return lines.map((l, i) => {
+    let cells = l.cells;
+    // "名 | 称：X" or "购名 | 称：X": the label cut between two cells is one cell again.
+    if (cells.length >= 2 && /^[购销买售]?\s*名$/.test(cells[0]!.text.trim()) && /^称/.test(cells[1]!.text.trim()))
+      cells = [
+        { ...cells[0]!, text: `${cells[0]!.text.trim()}${cells[1]!.text.trim()}`, x1: cells[1]!.x1 },
+        ...cells.slice(2),
+      ];
+    const first = cells[0];
+    if (!first || !/^名\s*称/.test(first.text.trim())) return cells === l.cells ? l : relined(l, cells);
+    let side: string | null = null;
+    for (const d of [1, -1, 2, -2]) {
+      const other = lines[i + d];
+      if (other && other.page === l.page && (side = heading(other))) break;
+    }
+    if (side) cells = [{ ...first, text: `${side}${first.text.trim()}` }, ...cells.slice(1)];
+    return cells === l.cells ? l : relined(l, cells);
+  });
+}
+
+export function prepareDoc(input: Line[]): Doc {
+  let folded = input.map((l) => l.cells.map((c) => foldAligned(c.text)));
+  let foldedText = folded.map((cells) => cells.join('  ')).join('\n');
   const lang = detectLanguage(foldedText);
+  const lines = lang === 'zh' ? markFapiaoParties(input) : input;
+  if (lines !== input) {
+    folded = lines.map((l) => l.cells.map((c) => foldAligned(c.text)));
+    foldedText = folded.map((cells) => cells.join('  ')).join('\n');
+  }
   const text = lines.map((l) => l.text).join('\n');
   const currencies = new Map<string, number>();
   for (const c of findCurrencies(text)) currencies.set(c, (currencies.get(c) ?? 0) + 1);
@@ -98,8 +138,9 @@ export function prepareDoc(lines: Line[]): Doc {
     (elsewhere === null || elsewhere === 'CAD');
   const dayOrder: DayOrder = mdy > dmy ? 'mdy' : dmy > mdy ? 'dmy' : lang === 'en' && usd ? 'mdy' : 'dmy';
   // Number style: the separator in front of the last two digits of printed amounts.
-  const dots = text.match(/\d[.]\d{2}(?!\d)/g)?.length ?? 0;
-  const commas = text.match(/\d[,]\d{2}(?!\d)/g)?.length ?? 0;
+  // (Not a date's day and month: "09.11.2025" holds "09.11" but no amount.)
+  const dots = text.match(/\d[.]\d{2}(?!\d|\.\d)/g)?.length ?? 0;
+  const commas = text.match(/\d[,]\d{2}(?!\d|,\d)/g)?.length ?? 0;
   const decimalHint = dots > commas * 2 ? '.' : commas > dots * 2 ? ',' : undefined;
   const pages = lines.reduce((m, l) => Math.max(m, l.page), 0);
   return {

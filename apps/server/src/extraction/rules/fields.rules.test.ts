@@ -914,6 +914,51 @@ Change                   1.90`);
   });
 });
 
+describe('real invoices of fresh sample 15 (dev, rebuilt as plain text)', () => {
+  it('a Macedonian invoice: ИЗДАВАЧ/ПРИМАТЕЛ НА ФАКТУРА, "Број на фактура", denars written "413.000ден"', () => {
+    const f = fields(`
+                               ФАКТУРА
+ИЗДАВАЧ НА ФАКТУРА                         ПРИМАТЕЛ НА ФАКТУРА
+Назив:        Teknomed DOO                 Назив:      Adidas
+Место на издавање:  skopje
+Број на фактура:   2025000007              Датум на издавање:   09.11.2025
+Ден на извршен промет:  09.11.2025         Рок на плаќање:      12.11.2025
+#   Опис                   Количина   Ед. цена      Износ без ДДВ   Стапка   ДДВ износ
+1   macbook pro 1 tb 16"   1          350.000ден    350.000ден      18%      63.000ден
+                                        Вкупно без ДДВ:   350.000ден
+                                        Вкупно ДДВ:        63.000ден
+                                        ВКУПНО ЗА ПЛАЌАЊЕ: 413.000ден
+Валута: МКД (Македонски денар)`);
+    expect(f).toEqual({
+      vendor: 'Teknomed DOO',
+      amount: 413000,
+      currency: 'MKD',
+      invoice_date: '2025-11-09',
+      invoice_number: '2025000007',
+    });
+  });
+
+  it('an Indian GST invoice: "TotalInvoiceValue" run together, its "Date :" on the line of "Bill To:-"', () => {
+    const f = fields(`
+                                     Genius HRTech Limited
+                                     GST NO:19AABCG1661M1ZE
+                                 TAX INVOICE
+Bill To:-                                        Date : 10 Feb 2026
+ERICSSON INDIA PRIVATE LIMITED                   Invoice : GWBIAR/FB0001/26
+Technology Park, Chandigarh, 160101              Service Month : November,2025
+Sl.    ResourceName      BillRate    Taxable   IGST(18%)     Total INR
+1      PRASHANT KUMAR    52189.00    1739.63   313.13        2052.76
+       TotalInvoiceValue             1739.63   313.13        2052.76`);
+    expect(f).toEqual({
+      vendor: 'Genius HRTech Limited',
+      amount: 2052.76,
+      currency: 'INR',
+      invoice_date: '2026-02-10',
+      invoice_number: 'GWBIAR/FB0001/26',
+    });
+  });
+});
+
 describe('real invoices of fresh sample 13 (dev, rebuilt as plain text)', () => {
   it("a fapiao's downward party headings: '销 名称' names the seller, '购 名称' the buyer", () => {
     const f = fields(`
@@ -927,6 +972,26 @@ describe('real invoices of fresh sample 13 (dev, rebuilt as plain text)', () => 
      合计                                     ¥31468.75    ¥4090.94
   价税合计(大写)    叁万伍仟伍佰伍拾玖圆陆角玖分      (小写)¥35559.69`);
     expect(f).toMatchObject({ vendor: '上海积塔半导体有限公司', amount: 35559.69, currency: 'CNY' });
+  });
+
+  it("a fapiao whose seller's '名 称' stands a line above the downward '销 售 方', the label cut between two cells", () => {
+    const f = fields(`
+                   湖北增值税电子普通发票                     发票号码: 10077287
+                                                              开票日期: 2018年03月23日
+购名   称: 武汉市车城物流有限公司
+   纳税人识别号: 914201007483062457
+买
+方
+   项目名称        车牌号      金额       税率      税额
+*经营租赁*通行费   鄂AHG248   124.80     3%        3.74
+   合   计                   ￥124.80             ￥3.74
+   价税合计(大写)   壹佰贰拾捌元伍角肆分     (小写) ￥128.54
+   名   称:湖北省汉蔡高速公路有限公司
+销
+   纳税人识别号:91420112792429656B
+售
+方`);
+    expect(f).toMatchObject({ vendor: '湖北省汉蔡高速公路有限公司', amount: 128.54, currency: 'CNY' });
   });
 
   it('a Japanese bill: the addressee before 御中 is the customer, the 有限会社 in the issuer block the vendor', () => {

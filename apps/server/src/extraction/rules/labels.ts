@@ -27,11 +27,19 @@ export const TOTAL_STRONG = wordsLoose([
   'к оплате',
   '(?:всього|разом) до сплати',
   'до сплати',
+  // Macedonian, Serbian and Bulgarian: "Вкупно за плаќање", "Укупно за плаћање", "За уплату", "Сума за плащане".
+  // (Ќ folds to к.)
+  '(?:вкупно|укупно|износ) за пла[кћ]а[њн]е',
+  'за (?:уплату|наплату)',
+  'сума за плащане',
+  'общо (?:за плащане|с ддс)',
   // Turkish (e-Fatura): the amount to pay, the total with taxes, the grand total.
   'odenecek tutar',
   'vergiler dahil toplam tutar',
   'genel toplam',
   'invoice total',
+  // Indian GST invoices: "Total Invoice Value" (printed as one word by some generators: "TotalInvoiceValue").
+  'total invoice (?:value|amount)',
   'invoice amount',
   'total amount',
   'amount to pay',
@@ -165,6 +173,9 @@ function wordsLoose(parts: string[]): RegExp {
 export const TOTAL_WEAK = words([
   'total',
   'итого',
+  'вкупно',
+  'укупно',
+  'общо',
   'всего',
   'всього',
   'разом',
@@ -190,6 +201,11 @@ export const TOTAL_NEGATIVE = words([
   'sub-?total',
   'без ндс',
   'без пдв',
+  // Macedonian, Serbian and Bulgarian net amounts and tax bases ("Вкупно без ДДВ", "Основица", "Данъчна основа").
+  'без ддв',
+  'без ддс',
+  'основица',
+  'данъчна основа',
   // Turkish: the goods' and services' total before tax, a subtotal, a discount.
   'mal hizmet toplam',
   'ara toplam',
@@ -318,6 +334,9 @@ export const TAX_LINE = words([
   '(?:у тому числі|в т\\.\\s?ч\\.)\\s*пдв',
   'сумма ндс',
   'сума пдв',
+  '(?:вкупно |износ на )?ддв(?: износ)?',
+  '(?:укупно |износ )?пдв',
+  '(?:начислен )?ддс',
   'hesaplanan kdv',
   'steuer',
   'tax amount',
@@ -453,6 +472,11 @@ export const NUMBER_LABEL = words([
   // "Счет на оплату № 123", "Счёт-фактура № 45", "Рахунок на оплату № 7", "Видаткова накладна № 12".
   '(?:сч[её]т|рахунок)(?:-фактура)?\\s*(?:на оплату\\s*)?№',
   '(?:накладная|накладна|акт)\\s*№',
+  // Macedonian, Serbian and Bulgarian: "Број на фактура", "Број фактуре", "Фактура бр.", "Фактура №", "Номер на фактура".
+  'број (?:на )?фактур[аеи]',
+  'фактура (?:бр\\.?|број|№)',
+  'номер на фактура',
+  'рачун (?:бр\\.?|број)',
   '发票号码',
   '伝票番号',
   '領収書?番号',
@@ -564,6 +588,8 @@ export const NUMBER_NEGATIVE = words([
 export const DATE_LABEL = words([
   'invoice date',
   'дата (?:счета|выставления|документа|рахунку|виписки)',
+  'датум (?:на издавање|издавања|издавање|на фактура|фактуре|рачуна)',
+  'дата на (?:издаване|фактура|документа)',
   'fatura tarihi',
   'duzenleme tarihi',
   'date of invoice',
@@ -765,6 +791,12 @@ export const CUSTOMER_LABEL = words([
   // Russian and Ukrainian buyer, customer, payer.
   'покупатель',
   'заказчик',
+  // Macedonian, Serbian and Bulgarian recipient and buyer.
+  'примател(?: на фактура)?',
+  'прималац',
+  'купувач',
+  'купац',
+  'получател',
   'плательщик',
   'покупець',
   'замовник',
@@ -782,7 +814,7 @@ export const CUSTOMER_LABEL = words([
   '御中',
   '购买方',
   // A fapiao prints its party headings downwards, one character a line: "购 | 名称：X" opens the buyer's block.
-  '购\\s?名称',
+  '购\\s{0,3}名\\s{0,3}称',
   'adquirente',
   'tomador',
   'consumidor',
@@ -851,6 +883,13 @@ export const CURRENCY_LABEL = /(?<![a-z])(?:currency|wahrung|devise|valuta|moned
 /** Labels in front of the seller's name. */
 export const VENDOR_LABEL = words([
   'поставщик',
+  // Macedonian, Serbian and Bulgarian issuer, supplier and seller.
+  'издавач(?: на фактура)?',
+  'издавалац',
+  'добавувач',
+  'продавач',
+  'испоручилац',
+  'доставчик',
   'продавец',
   'исполнитель',
   'постачальник',
@@ -862,7 +901,7 @@ export const VENDOR_LABEL = words([
   '(?:please )?remit (?:payments? )?to',
   'send payments? to',
   '销售方',
-  '销\\s?名称',
+  '销\\s{0,3}名\\s{0,3}称',
   'sold by',
   'provider',
   'service provider',
@@ -973,6 +1012,9 @@ export const DOCUMENT_TITLES = {
     'faktura',
     'faktura vat',
     'faktura - danovy doklad',
+    'фактура',
+    'счет-фактура',
+    'рахунок-фактура',
   ],
   credit_note: [
     'credit note',

@@ -46,6 +46,7 @@ export const KNOWN_CURRENCIES = new Set([
   'AUD',
   'NZD',
   'BGN',
+  'MKD',
   'TRY',
   'RUB',
   'UAH',
@@ -118,6 +119,10 @@ const SYMBOLS: Array<[RegExp, string]> = [
   // "руб", and as a Cyrillic OCR model reads it in Latin look-alikes after a figure, "0,05py6".
   [/₽|(?<![\p{L}])(?:руб|рублей)(?![\p{L}])\.?|(?<=\d\s?)py6(?![\p{L}])/u, 'RUB'],
   [/(?<![\p{L}])грн(?![\p{L}])\.?/u, 'UAH'],
+  // The Macedonian denar ("413.000ден", "МКД"), the Serbian dinar ("дин.", "РСД") and the Bulgarian lev ("лв.").
+  [/(?<=\d\s?)ден(?![\p{L}])\.?|(?<![\p{L}])МКД(?![\p{L}])/u, 'MKD'],
+  [/(?<=\d\s?)дин(?![\p{L}])\.?|(?<![\p{L}])РСД(?![\p{L}])/u, 'RSD'],
+  [/(?<=\d\s?)лв(?![\p{L}])\.?/u, 'BGN'],
   [/₴/, 'UAH'],
   [/₪/, 'ILS'],
   [/zł/i, 'PLN'],
@@ -181,7 +186,7 @@ const ZERO_CENTS_SRC = String.raw`(?:[.,][-–—]{1,2}|:-)(?![\d-])`;
 const ZERO_CENTS = /(?:[.,][-–—]{1,2}|:-)$/;
 const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?\)?(?:[-−](?=\s|$))?|[-−]?\d{1,3}(?:[ \u00a0\u202f\u2009'’.]\d{3})*${ZERO_CENTS_SRC}|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f\u2009'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:[-−](?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
 // kr (the Nordic kroner and kronor, told apart by the page: nordicKrone) and Ft (forint) are read after a number.
-const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|RM|Ft|kr\.?|Kr\.?|[A-Z]{3}`;
+const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|RM|Ft|kr\.?|Kr\.?|руб\.?|грн\.?|ден\.?|дин\.?|лв\.?|₽|₴|[A-Z]{3}`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w|\s%)`,
   'g',
@@ -191,6 +196,9 @@ function currencyOf(token: string | undefined): string | null {
   if (!token) return null;
   if (/^[A-Z]{3}$/.test(token)) return KNOWN_CURRENCIES.has(token) ? token : null;
   if (token === 'RM') return 'MYR';
+  // The Cyrillic abbreviations count only after a figure in running text; next to a number here they are money.
+  const cyrillic = /^(руб|грн|ден|дин|лв)/.exec(token)?.[1];
+  if (cyrillic) return { руб: 'RUB', грн: 'UAH', ден: 'MKD', дин: 'RSD', лв: 'BGN' }[cyrillic]!;
   return findCurrencies(token)[0] ?? null;
 }
 

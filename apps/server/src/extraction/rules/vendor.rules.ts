@@ -259,7 +259,7 @@ function foldPlain(s: string): string {
 }
 
 const NAME_WORD =
-  '(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam|nazwa(?: firmy)?|nazev(?: firmy)?|nome(?: empresarial)?|razao social|nimi|namn|foretag|nev|cegnev)';
+  '(?:name|firma|company|company name|raison sociale|denomination|ragione sociale|denominazione|razon social|nombre|denumire|naam|bedrijfsnaam|nazwa(?: firmy)?|nazev(?: firmy)?|nome(?: empresarial)?|razao social|nimi|namn|foretag|nev|cegnev|назив|наименование|назва)';
 /** A form's name field label, alone or as alternatives ("Nome / Nome Empresarial"). */
 const NAME_LABEL = new RegExp(`^${NAME_WORD}(?:\\s*/\\s*${NAME_WORD})*\\s*:?\\s*$`);
 
