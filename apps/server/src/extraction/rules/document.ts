@@ -103,7 +103,8 @@ export function markFapiaoParties(lines: Line[]): Line[] {
     let side: string | null = null;
     for (const d of [1, -1, 2, -2]) {
       const other = lines[i + d];
-      if (other && other.page === l.page && (side = heading(other))) break;
+      side = other && other.page === l.page ? heading(other) : null;
+      if (side) break;
     }
     if (side) cells = [{ ...first, text: `${side}${first.text.trim()}` }, ...cells.slice(1)];
     return cells === l.cells ? l : relined(l, cells);
