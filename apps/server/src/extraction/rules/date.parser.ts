@@ -123,8 +123,12 @@ const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'era' | 'num' | 'dMy' | 'Mdy' 
     kind: 'dMy',
   },
   {
-    // The day may stick to the month ("January20, 2003", a typing slip some invoices carry).
-    re: new RegExp(String.raw`(?<![\p{L}])(${MONTH_WORD})\s*(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)`, 'gu'),
+    // The day may stick to the month ("January20, 2003", a typing slip some invoices carry); a till's clock may stand
+    // between the day and the year ("Mon Jan 29 13:24:15 2018").
+    re: new RegExp(
+      String.raw`(?<![\p{L}])(${MONTH_WORD})\s*(\d{1,2})(?:st|nd|rd|th)?(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?\s*,?\s*(\d{4})(?!\d)`,
+      'gu',
+    ),
     kind: 'Mdy',
   },
   // Hungarian "2021. május 15." (the year first, closed by a dot; the month in words).

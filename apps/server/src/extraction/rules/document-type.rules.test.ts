@@ -10,6 +10,24 @@ function typeOf(text: string): string | null {
   return extractFieldsFromLines(linesFromPlainText(text)).document_type?.value ?? null;
 }
 
+describe('till receipts in more languages', () => {
+  it('an Indonesian till slip (struk): cash, change and cashier, no title', () => {
+    expect(
+      typeOf(`
+INDOGROSIR SUKABUMI
+JL. RAYA SUKARAJA NO. 8
+22.08.23 14:05   KASIR: 0712
+BERAS 5KG            1     139.500
+MINYAK GORENG        2      72.240
+TOTAL                      211.740
+TUNAI                      250.000
+KEMBALI                     38.260
+TERIMA KASIH
+`),
+    ).toBe('receipt');
+  });
+});
+
 describe('document type from the title', () => {
   it('an English invoice with its title at the top', () => {
     expect(

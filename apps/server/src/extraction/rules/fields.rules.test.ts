@@ -915,6 +915,21 @@ Change                   1.90`);
 });
 
 describe('real invoices of fresh sample 15 (dev, rebuilt as plain text)', () => {
+  it("a US card slip: the currency of 'SALE: $11.98' (the total printed again), not OCR's '1€'; a till's clock inside the date", () => {
+    const f = fields(`
+ELECTRONICS
+Store #: 3   Reg: 12 Cheuk, Rose
+340 Portage Ave
+Palo Alto, CA 94306
+Inv. Date =    Mon Jan 29 13:24:15 2018
+SALE: $11.98 054249 21003207
+6279280 PHILMORE 12-20    1€    10.99
+SUBTOTAL          10.99
+SALES TAX @ 9.000%    0.99
+TOTAL DUE         11.98`);
+    expect(f).toMatchObject({ amount: 11.98, currency: 'USD', invoice_date: '2018-01-29' });
+  });
+
   it('a Macedonian invoice: ИЗДАВАЧ/ПРИМАТЕЛ НА ФАКТУРА, "Број на фактура", denars written "413.000ден"', () => {
     const f = fields(`
                                ФАКТУРА
@@ -936,6 +951,19 @@ describe('real invoices of fresh sample 15 (dev, rebuilt as plain text)', () => 
       invoice_date: '2025-11-09',
       invoice_number: '2025000007',
     });
+  });
+
+  it('a first invoice numbered "Rechnungsnummer:6"; "Gesamtpreis inkl. MwSt." is the total, not the largest line', () => {
+    const f = fields(`
+uhrenwelt.at
+Rechnung
+Datum:26.10.2021
+Rechnungsnummer:6
+ProduktNr    Name          Anzahl   Gesamtpreis
+6            Superocean    1        3.200,00 €
+10           Premier       1        7.600,00 €
+             Gesamtpreis inkl. MwSt.: 17.244,00 €`);
+    expect(f).toMatchObject({ amount: 17244, currency: 'EUR', invoice_date: '2021-10-26', invoice_number: '6' });
   });
 
   it('an Indian GST invoice: "TotalInvoiceValue" run together, its "Date :" on the line of "Bill To:-"', () => {

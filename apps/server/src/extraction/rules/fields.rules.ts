@@ -180,6 +180,19 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   ) {
     currency = { value: 'INR', confidence: 0.6 };
   }
+  // The total printed again with its currency elsewhere ("SALE: $11.98" on the card slip above "TOTAL DUE 11.98"):
+  // that currency, not one a stray sign elsewhere names ("1€" OCR made of a quantity).
+  if (!currency && total) {
+    const again = doc.lines
+      .flatMap((l) => findAmounts(l.text))
+      .find(
+        (a) =>
+          a.currency &&
+          a.minor * 10 ** (total.value.decimals - a.decimals) === total.value.minor &&
+          a.decimals <= total.value.decimals,
+      );
+    if (again?.currency) currency = { value: again.currency, confidence: 0.8 };
+  }
   if (!currency && doc.currencies.size) {
     // Mentioned as often as another, the currency of the country the page names wins ("$09" OCR made of a table
     // number against "Amount(RM)" on a Malaysian receipt).

@@ -55,6 +55,7 @@ export const TOTAL_STRONG = wordsLoose([
   'bruttobetrag',
   'zu bezahlen',
   'gesamt\\w*betrag',
+  'gesamtpreis (?:inkl\\.?|inklusive) (?:mwst|ust)',
   'rechnungs\\w*betrag',
   'total a regler',
   'net a regler',

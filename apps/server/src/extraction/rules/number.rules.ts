@@ -166,12 +166,13 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
         const rest = cell.text.slice((m.index ?? 0) + m[0].length);
         if (/^\s*(date|datum|data|fecha|du|vom)\b/i.test(foldStart(rest))) return;
         const inCell = firstToken(rest);
-        if (
-          inCell &&
-          (specific || /^\s*[:#]?\s*\S/.test(rest)) &&
-          (plausibleNumber(inCell) || oneDigit(inCell, specific))
-        ) {
+        if (inCell && (specific || /^\s*[:#]?\s*\S/.test(rest)) && plausibleNumber(inCell)) {
           consider(inCell, base + (line.page === 1 ? 0.02 : 0) - 0.01 * line.rel, i);
+          return;
+        }
+        // "Rechnungsnummer:6": one digit in the label's own cell, taken only when nothing else is found.
+        if (inCell && oneDigit(inCell, specific)) {
+          best ??= { value: inCell.trim().replace(/^#/, ''), score: base - 0.15, line: i };
           return;
         }
         // "Rechnung (380) Nr. 4711", "Facture d'acompte n° 12": a number marker shortly after the label.
