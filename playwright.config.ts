@@ -34,7 +34,8 @@ export default defineConfig({
     { name: 'auth', testMatch: /auth\.spec\.ts/ },
     { name: 'app', testMatch: /(?<!auth|a11y)\.spec\.ts$/, dependencies: ['auth'] },
     // Last, so the screens it checks hold what the other specs made (invoices, statements, mailboxes, jobs).
-    { name: 'a11y', testMatch: /a11y\.spec\.ts$/, dependencies: ['app'] },
+    // axe-core reads every screen at four widths: minutes, not seconds, on a busy two-core machine.
+    { name: 'a11y', testMatch: /a11y\.spec\.ts$/, dependencies: ['app'], timeout: 180_000 },
   ],
   use: {
     ...devices['Desktop Chrome'],

@@ -412,9 +412,17 @@ async function run(
     rules = preferSure(extractFieldsFromLines(textOnly, options.hints), rules);
   }
   if (photo && (rules.amount === null || rules.invoice_date === null)) {
-    // A second reading of the document alone, cropped out of the scan around it, fills what the first one missed.
+    // A second reading of the document alone, cropped out of the scan around it (a receipt photographed on a car's
+    // console reads as noise until the console is cut away). The reading the rules are surer of is kept, and the
+    // other fills what it missed.
     const again = await croppedReading(photo, options, pageDone);
-    if (again) fillMissing(rules, extractFieldsFromLines(again, options.hints));
+    if (again) {
+      const cropped = extractFieldsFromLines(again, options.hints);
+      if (sureness(cropped) > sureness(rules)) {
+        fillMissing(cropped, rules);
+        rules = cropped;
+      } else fillMissing(rules, cropped);
+    }
   }
   // Nothing but a few words of print around a picture (a browser's print of a receipt image: the date, the address
   // and the file name in its margins): the picture is the document, read like a scan; the print fills the gaps.
@@ -526,6 +534,14 @@ async function pictureLines(
  * Takes from a second reading the fields the first one did not find (and the currency printed with its amount), when
  * its rules were sure enough: an honest gap beats a guess such as an unlabelled "1".
  */
+/** How much of a reading the rules are sure of: the confidences of its five fields added up. */
+function sureness(r: RuleFields): number {
+  return [r.vendor, r.amount, r.currency, r.invoice_date, r.invoice_number].reduce(
+    (sum, g) => sum + (g?.confidence ?? 0),
+    0,
+  );
+}
+
 function fillMissing(rules: RuleFields, more: RuleFields): void {
   const sure = (g: { confidence: number } | null): boolean => g !== null && g.confidence >= FILL_CONFIDENCE;
   if (!rules.vendor && sure(more.vendor)) rules.vendor = more.vendor;

@@ -37,7 +37,7 @@ const PREVIOUS_BALANCE =
 
 /** Payment lines of till receipts: card or cash, in the supported languages. */
 const PAYMENT_LABEL =
-  /(?<![a-z])(?:kreditkarte|kartenzahlung|karte|ec-?karte|ec-?cash|girocard|maestro|mastercard|master card|visa|v pay|amex|american express|bar|bargeld|gegeben|geg\.|cash|card|credit card|debit card|especes|carte bancaire|carte bleue|cb|contanti|carta|bancomat|efectivo|tarjeta|contant|pinnen|pin|numerar|card bancar)(?![a-z])/;
+  /(?<![a-z])(?:kreditkarte|kartenzahlung|karte|ec-?karte|ec-?cash|girocard\w*|maestro|mastercard|master card|visa|v pay|amex|american express|bar|bargeld|gegeben|geg\.|cash|card|credit card|debit card|especes|carte bancaire|carte bleue|cb|contanti|carta|bancomat|efectivo|tarjeta|contant|pinnen|pin|numerar|card bancar)(?![a-z])/;
 
 /** Change given back on a cash payment ("Rückgeld" also as OCR reads its ü: "Rockgeld", "Rickgeld"). */
 const CHANGE_LABEL =

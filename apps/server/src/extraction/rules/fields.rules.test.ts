@@ -915,6 +915,22 @@ Change                   1.90`);
 });
 
 describe('real invoices of fresh sample 15 (dev, rebuilt as plain text)', () => {
+  it("a fuel receipt: 'Z-Summe' is a subtotal, the 'girocardOLV' line the total", () => {
+    const f = fields(`
+JET Tankstelle 5988
+Klever Ring 3   47533 Kleve
+Steuer Nr.:   116-5128-0265
+Super E10     x EUR    69,01xA
+Z-Summe       EUR      69,01
+19,00% MWST.   A   EUR   11,02
+Katjes Salzige Lakri   EUR   2,09
+Z-Summe       EUR      2,09
+7,00 % MWST.   B   EUR   0,14
+girocardOLV   EUR      71,10
+Netto         EUR      59,94`);
+    expect(f).toMatchObject({ amount: 71.1, currency: 'EUR' });
+  });
+
   it("a US card slip: the currency of 'SALE: $11.98' (the total printed again), not OCR's '1€'; a till's clock inside the date", () => {
     const f = fields(`
 ELECTRONICS

@@ -219,6 +219,8 @@ export const TOTAL_NEGATIVE = words([
   'valor do (?:icms|ipi|frete|seguro|iss)',
   'bez dph',
   'zwischensumme',
+  // A German till's subtotal per tax group ("Z-Summe").
+  'z-summe',
   'teilsumme',
   'nettobetrag',
   'netto(?!\\s*a pagare)',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PartyHints } from '../extraction.types';
 import { linesFromPlainText } from '../layout/lines';
 import { extractFieldsFromLines } from './fields.rules';
-import { mailDomainName, ocrNoise } from './vendor.rules';
+import { mailDomainName, ocrNoise, withoutBranchNumber } from './vendor.rules';
 
 /**
  * Issuer patterns of real bills and OCR'd till receipts, rebuilt as plain-text layouts (cells are separated by two or
@@ -368,5 +368,22 @@ describe('quotes in a name', () => {
     expect(ocrNoise('ТОВ «Світанок»')).toBe(false);
     expect(ocrNoise('Kaufland " Filiale')).toBe(true);
     expect(ocrNoise('"" SUMME ""')).toBe(true);
+  });
+});
+
+describe('a shop name with its branch number', () => {
+  it('drops the branch number so that the name is a candidate', () => {
+    expect(withoutBranchNumber('JET Tankstelle 5988')).toBe('JET Tankstelle');
+    expect(withoutBranchNumber('WALGREENS #07431')).toBe('WALGREENS');
+    expect(withoutBranchNumber('REWE Markt Nr. 4417')).toBe('REWE Markt');
+  });
+
+  it('keeps addresses, postcodes and names that are figures', () => {
+    expect(withoutBranchNumber('Hauptstraße 12')).toBe('Hauptstraße 12');
+    expect(withoutBranchNumber('Hauptstraße 123')).toBe('Hauptstraße 123');
+    expect(withoutBranchNumber('Main Street 1200')).toBe('Main Street 1200');
+    expect(withoutBranchNumber('Klever Ring 3 47533')).toBe('Klever Ring 3 47533');
+    expect(withoutBranchNumber('7-Eleven')).toBe('7-Eleven');
+    expect(withoutBranchNumber('1234')).toBe('1234');
   });
 });

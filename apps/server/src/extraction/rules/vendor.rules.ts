@@ -204,6 +204,21 @@ function returnAddressParts(line: { text: string }): string[] | null {
 }
 
 /** Strips labels, titles and trailing punctuation around a company name. */
+/**
+ * A shop's name with its branch number after it ("JET Tankstelle 5988", "WALGREENS #07431"): the name alone, so that
+ * the rules that keep figures out of names (they mark addresses and ids) do not drop it.
+ */
+export function withoutBranchNumber(text: string): string {
+  // Three digits or more, or a number sign: "Hauptstraße 12" is an address, and so is any street with its number.
+  const m = /^(.*?\p{L}{3}.*?)\s+(?:(?:#\s?|no\.?\s?|nr\.?\s?)\d{2,6}|\d{3,6})$/iu.exec(text.trim());
+  if (!m || /\d/.test(m[1]!) || STREET_NAME.test(m[1]!)) return text;
+  return m[1]!;
+}
+
+/** A street's name without its number: German compounds and the street words that end or begin one. */
+const STREET_NAME =
+  /(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|steig|chaussee|laan|straat|gracht|vej|gatan|gata|veien)$|(?<![\p{L}])(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln\.?|way|drive|dr\.?|blvd\.?|boulevard|highway|hwy)$|^(?:rue|via|viale|corso|piazza|calle|avenida|av\.|rua|ulica|ul\.)(?![\p{L}])/iu;
+
 export function cleanVendor(raw: string): string {
   let s = raw.replace(/\s+/g, ' ').trim();
   s = s.replace(/^(?:©|\(c\)|copyright)\s*(?:\d{4}\s*)?/i, '');
@@ -745,8 +760,8 @@ export function findVendor(
       }
       if (!name || seenBlocks.has(name[0] * 1000 + name[1])) return;
       seenBlocks.add(name[0] * 1000 + name[1]);
-      const text = doc.lines[name[0]]!.cells[name[1]]!.text;
-      const fn = doc.folded[name[0]]![name[1]]!;
+      const text = withoutBranchNumber(doc.lines[name[0]]!.cells[name[1]]!.text);
+      const fn = foldPlain(text);
       const sentence =
         /[!?]$/.test(text) ||
         (/\.$/.test(text) && !LEGAL_FORM.test(text) && !LOWER_LEGAL_END.test(text)) ||
@@ -766,7 +781,7 @@ export function findVendor(
     // A table's header row ("StockNo | Item # | Make | …") is no address block.
     if (line.page !== 1 || line.rel > 0.35 || line.cells.length > 2) return;
     line.cells.forEach((cell, j) => {
-      const text = cell.text.trim();
+      const text = withoutBranchNumber(cell.text.trim());
       const figures = /\d/.test(text) && !LEGAL_END.test(text);
       if (customer.has(`${i}:${j}`) || figures || /[@:]/.test(text) || text.split(/\s+/).length > 5) return;
       const fn = doc.folded[i]![j]!;
