@@ -1035,7 +1035,6 @@ function yearlessPeriod(text: string, order: DayOrder): { start: string; end: st
   return start <= end.iso ? { start, end: end.iso } : null;
 }
 
-/** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
 /** An amount at the start of a cell, then its text ("27.00 USAA FUNDS TRANSFER CR" in monospaced print). */
 const LEADING_AMOUNT =
   /^([-+]?[$€£]?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}(?:\s?(?:CR|DR|Cr|Dr))?-?)\s+(?=\p{L}{2})(?!(?:CR|DR|Cr|Dr|EUR|USD|GBP|CHF)\b)/u;
@@ -1136,6 +1135,7 @@ function withWordsAbove(l: Line, above: Line | undefined): Line | null {
     : null;
 }
 
+/** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
 export function statementFromLines(input: Line[]): ParsedStatement {
   const first = readStatementLines(input);
   if (first.decided || first.statement.transactions.length < 2) return first.statement;

@@ -530,10 +530,6 @@ async function pictureLines(
   return buildLines(words, new Map([[1, pageHeight]]));
 }
 
-/**
- * Takes from a second reading the fields the first one did not find (and the currency printed with its amount), when
- * its rules were sure enough: an honest gap beats a guess such as an unlabelled "1".
- */
 /** How much of a reading the rules are sure of: the confidences of its five fields added up. */
 function sureness(r: RuleFields): number {
   return [r.vendor, r.amount, r.currency, r.invoice_date, r.invoice_number].reduce(
@@ -542,6 +538,10 @@ function sureness(r: RuleFields): number {
   );
 }
 
+/**
+ * Takes from a second reading the fields the first one did not find (and the currency printed with its amount), when
+ * its rules were sure enough: an honest gap beats a guess such as an unlabelled "1".
+ */
 function fillMissing(rules: RuleFields, more: RuleFields): void {
   const sure = (g: { confidence: number } | null): boolean => g !== null && g.confidence >= FILL_CONFIDENCE;
   if (!rules.vendor && sure(more.vendor)) rules.vendor = more.vendor;

@@ -81,10 +81,6 @@ export function languageEvidence(foldedText: string): { lang: Lang; hits: number
  * character (销 or 售: seller; 购 or 买: buyer) within two lines is put in front of "名称" ("销名称：X"), the way the
  * labels read it when they share the line.
  */
-function relined(l: Line, cells: Line['cells']): Line {
-  return { ...l, cells, text: cells.map((c) => c.text).join(' ') };
-}
-
 export function markFapiaoParties(lines: Line[]): Line[] {
   const heading = (l: Line | undefined) => {
     const t = l?.cells[0]?.text.trim();
@@ -111,14 +107,22 @@ export function markFapiaoParties(lines: Line[]): Line[] {
   });
 }
 
+/** The line with other cells, its text made of them again. */
+function relined(l: Line, cells: Line['cells']): Line {
+  return { ...l, cells, text: cells.map((c) => c.text).join(' ') };
+}
+
 export function prepareDoc(input: Line[]): Doc {
-  let folded = input.map((l) => l.cells.map((c) => foldAligned(c.text)));
-  let foldedText = folded.map((cells) => cells.join('  ')).join('\n');
+  const foldLine = (l: Line) => l.cells.map((c) => foldAligned(c.text));
+  const joinFolded = (f: string[][]) => f.map((cells) => cells.join('  ')).join('\n');
+  let folded = input.map(foldLine);
+  let foldedText = joinFolded(folded);
   const lang = detectLanguage(foldedText);
   const lines = lang === 'zh' ? markFapiaoParties(input) : input;
-  if (lines !== input) {
-    folded = lines.map((l) => l.cells.map((c) => foldAligned(c.text)));
-    foldedText = folded.map((cells) => cells.join('  ')).join('\n');
+  // Only the lines a fapiao's headings changed are folded again.
+  if (lines.some((l, i) => l !== input[i])) {
+    folded = lines.map((l, i) => (l === input[i] ? folded[i]! : foldLine(l)));
+    foldedText = joinFolded(folded);
   }
   const text = lines.map((l) => l.text).join('\n');
   const currencies = new Map<string, number>();

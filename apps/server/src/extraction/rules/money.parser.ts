@@ -186,7 +186,13 @@ const ZERO_CENTS_SRC = String.raw`(?:[.,][-–—]{1,2}|:-)(?![\d-])`;
 const ZERO_CENTS = /(?:[.,][-–—]{1,2}|:-)$/;
 const NUMBER_SRC = String.raw`[-−]?\(?\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?\)?(?:[-−](?=\s|$))?|[-−]?\d{1,3}(?:[ \u00a0\u202f\u2009'’.]\d{3})*${ZERO_CENTS_SRC}|[-−]?\(?\d{1,3}(?:[ \u00a0\u202f\u2009'’.,]\d{3})*(?:[.,]\d{1,3})?\)?(?:[-−](?=\s|$))?|[-−]?\d+(?:[.,]\d{1,3})?(?:-(?=\s|$))?`;
 // kr (the Nordic kroner and kronor, told apart by the page: nordicKrone) and Ft (forint) are read after a number.
-const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|RM|Ft|kr\.?|Kr\.?|руб\.?|грн\.?|ден\.?|дин\.?|лв\.?|₽|₴|[A-Z]{3}`;
+/** Cyrillic abbreviations of currencies, money only next to a figure (alone they are words: "ден" is a day). */
+const CYRILLIC_CURRENCY: Record<string, string> = { руб: 'RUB', грн: 'UAH', ден: 'MKD', дин: 'RSD', лв: 'BGN' };
+const CUR_SRC = String.raw`€|£|\$|₹|¥|￥|円|zł|Kč|lei|Lei|LEI|Rs\.?|Fr\.|CHF|RM|Ft|kr\.?|Kr\.?|${Object.keys(
+  CYRILLIC_CURRENCY,
+)
+  .map((k) => `${k}\\.?`)
+  .join('|')}|₽|₴|[A-Z]{3}`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\w./:-])(?:(${CUR_SRC})\s?)?(${NUMBER_SRC})(?:\s?(${CUR_SRC}))?(?![\w/:%]|[.,]\d|\.\w|\s%)`,
   'g',
@@ -196,9 +202,8 @@ function currencyOf(token: string | undefined): string | null {
   if (!token) return null;
   if (/^[A-Z]{3}$/.test(token)) return KNOWN_CURRENCIES.has(token) ? token : null;
   if (token === 'RM') return 'MYR';
-  // The Cyrillic abbreviations count only after a figure in running text; next to a number here they are money.
-  const cyrillic = /^(руб|грн|ден|дин|лв)/.exec(token)?.[1];
-  if (cyrillic) return { руб: 'RUB', грн: 'UAH', ден: 'MKD', дин: 'RSD', лв: 'BGN' }[cyrillic]!;
+  const cyrillic = CYRILLIC_CURRENCY[token.replace(/\.$/, '')];
+  if (cyrillic) return cyrillic;
   return findCurrencies(token)[0] ?? null;
 }
 

@@ -203,7 +203,6 @@ function returnAddressParts(line: { text: string }): string[] | null {
   return parts;
 }
 
-/** Strips labels, titles and trailing punctuation around a company name. */
 /**
  * A shop's name with its branch number after it ("JET Tankstelle 5988", "WALGREENS #07431"): the name alone, so that
  * the rules that keep figures out of names (they mark addresses and ids) do not drop it.
@@ -219,6 +218,7 @@ export function withoutBranchNumber(text: string): string {
 const STREET_NAME =
   /(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|steig|chaussee|laan|straat|gracht|vej|gatan|gata|veien)$|(?<![\p{L}])(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln\.?|way|drive|dr\.?|blvd\.?|boulevard|highway|hwy)$|^(?:rue|via|viale|corso|piazza|calle|avenida|av\.|rua|ulica|ul\.)(?![\p{L}])/iu;
 
+/** Strips labels, titles and trailing punctuation around a company name. */
 export function cleanVendor(raw: string): string {
   let s = raw.replace(/\s+/g, ' ').trim();
   s = s.replace(/^(?:©|\(c\)|copyright)\s*(?:\d{4}\s*)?/i, '');
