@@ -21,6 +21,20 @@ describe('balance check', () => {
     ).toBeNull();
   });
 
+  it('passes a card statement, whose balance is what is owed: opening + debits − credits = closing', () => {
+    // 264.25 owed, paid off (a credit), then 19.85 of purchases: 19.85 owed.
+    expect(
+      checkBalances(
+        st({ openingBalanceMinor: 26425, closingBalanceMinor: 1985, transactions: [tx(-998), tx(26425), tx(-987)] }),
+      ),
+    ).toBeNull();
+    expect(
+      checkBalances(
+        st({ openingBalanceMinor: 100, closingBalanceMinor: 300, transactions: [tx(-100, 200), tx(-100, 300)] }),
+      ),
+    ).toBeNull();
+  });
+
   it('names the difference when the closing balance does not add up', () => {
     const w = checkBalances(
       st({ openingBalanceMinor: 1000, closingBalanceMinor: 1300, transactions: [tx(500), tx(-250)] }),

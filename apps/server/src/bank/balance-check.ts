@@ -2,14 +2,22 @@ import { minorUnitsToDecimal } from '@invoicebox/core';
 import type { ParsedStatement, StatementIssue } from './statement.types';
 
 /**
- * Opening + credits − debits = closing, and every printed running balance. Returns the first `balance_mismatch`
+ * Opening + credits − debits = closing, and every printed running balance; on a card statement, whose balance is
+ * what is owed, opening + debits − credits = closing. Returns the first `balance_mismatch` of the account's reckoning
  * (with the 0-based row where the sums stop adding up) or null when consistent. Missing balances mean no check.
  * Running balances are followed in the file's order or, for newest-first files, in reverse: whichever the first
  * pair of printed balances fits.
  */
 export function checkBalances(st: ParsedStatement): StatementIssue | null {
+  const asAccount = checkWithSign(st, 1);
+  // A card statement's balances are what the holder owes: purchases (debits) raise them, payments lower them.
+  return asAccount && checkWithSign(st, -1) ? asAccount : null;
+}
+
+/** The check with credits counted as `sign` (1: an account's balance; -1: a card's amount owed). */
+function checkWithSign(st: ParsedStatement, sign: 1 | -1): StatementIssue | null {
   const txs = st.transactions;
-  const signed = txs.map((t) => (t.type === 'debit' ? -t.amountMinor : t.amountMinor));
+  const signed = txs.map((t) => sign * (t.type === 'debit' ? -t.amountMinor : t.amountMinor));
   const money = (m: number) => minorUnitsToDecimal(m, st.currency ?? 'XXX');
   const mismatch = (at: number, message: string): StatementIssue => ({ code: 'balance_mismatch', message, at });
   const printed = txs

@@ -1672,3 +1672,189 @@ describe('a table of whole amounts under one "Withdrawals / Deposits" column', (
     ]);
   });
 });
+
+describe('Indian card statements (a fifth fresh sample, dev)', () => {
+  it("reads purchases as debits under 'Amount (in Rs.)', 'Cr' payments as credits, and the box whose labels wrap around 'Total Dues'", () => {
+    const st = statementFromLines(
+      lines([
+        [['HDFC Bank Credit Cards GSTIN : 33AAACH2702H2Z6', 900, 1700]],
+        [
+          ['Name', 80, 160],
+          [': CHAUHAN JAYDEEP', 200, 600],
+          ['Statement for HDFC Bank Credit Card', 1200, 1900],
+        ],
+        [
+          ['Payment Due Date', 1000, 1300],
+          ['Total Dues', 1500, 1700],
+          ['Minimum Amount Due', 1900, 2250],
+        ],
+        [
+          ['to The Manager, HDFC Bank Cards Division, Door No 94 SP, Estate', 80, 1000],
+          ['12/07/2025', 1050, 1250],
+        ],
+        [
+          ['Credit Limit', 1000, 1200],
+          ['Available Credit Limit', 1400, 1800],
+        ],
+        [
+          ['4,29,000', 1050, 1200],
+          ['4,26,020', 1500, 1650],
+        ],
+        [
+          ['Opening', 1000, 1150],
+          ['Payment/', 1250, 1400],
+          ['Purchase/', 1500, 1650],
+          ['Finance', 1750, 1900],
+        ],
+        [['Total Dues', 2050, 2250]],
+        [
+          ['Balance', 1000, 1150],
+          ['Credits', 1250, 1400],
+          ['Debits', 1500, 1650],
+          ['Charges', 1750, 1900],
+        ],
+        [
+          ['17,706.01', 1000, 1150],
+          ['17,706.01', 1250, 1400],
+          ['2,980.48', 1500, 1650],
+          ['0.00', 1800, 1900],
+          ['2,980.00', 2100, 2250],
+        ],
+        [
+          ['Date', 180, 260],
+          ['Transaction Description', 400, 800],
+          ['Amount (in Rs.)', 1900, 2200],
+        ],
+        [
+          ['27/05/2025', 140, 330],
+          ['CC PAYMENT 728325781258 PayZapp', 400, 1100],
+          ['17,706.01 Cr', 1950, 2200],
+        ],
+        [
+          ['04/06/2025', 140, 330],
+          ['Flipkart Internet PrivateBengaluru', 400, 1000],
+          ['1,412.00', 2050, 2200],
+        ],
+        [
+          ['06/06/2025', 140, 330],
+          ['DMART AVENUE SUPERMART AHMEDABAD', 400, 1000],
+          ['234.50', 2090, 2200],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2025-05-27', 1770601, 'credit'],
+      ['2025-06-04', 141200, 'debit'],
+      ['2025-06-06', 23450, 'debit'],
+    ]);
+    expect(st).toMatchObject({ bankName: 'HDFC Bank', openingBalanceMinor: 1770601, currency: 'INR' });
+  });
+
+  it("reads dates spaced '23 / 06 / 2025' and 'Dr.'/'Cr.' marks; a masked card number; lakhs mean rupees; neither the reward points' balances nor a worked example's rows", () => {
+    const rows: Array<Array<[string, number, number]>> = [
+      [
+        ['Name', 80, 160],
+        [':', 200, 210],
+        ['CHAUHAN JAYDEEP', 240, 600],
+        ['Statement Date', 1000, 1300],
+        ['18-Jul-2025', 1600, 1800],
+      ],
+      [
+        ['Address :', 80, 220],
+        ['501, ZOLO PAREA', 240, 600],
+        ['Card Number', 1000, 1300],
+        ['4069 XXXX XXXX 3843', 1500, 1900],
+      ],
+      [
+        ['Total Amount Due `', 1000, 1400],
+        ['1,984.98', 1700, 1850],
+      ],
+      [
+        ['Credit Limit `', 1000, 1300],
+        ['5,20,000.00', 1650, 1850],
+      ],
+      [
+        ['Cash Limit `', 1000, 1300],
+        ['1,04,000.00', 1650, 1850],
+      ],
+      [
+        ['Opening Balance', 1000, 1300],
+        ['26,425.24', 1700, 1850],
+      ],
+      [
+        ['Total Amount Due', 1000, 1300],
+        ['1,984.98', 1700, 1850],
+      ],
+      [
+        ['Date', 200, 280],
+        ['Transaction Description', 400, 800],
+        ['Amount `', 1900, 2100],
+      ],
+      [
+        ['23 / 06 / 2025', 140, 400],
+        ['ZUDIO A UNIT OF TRENT BANGALORE IN', 450, 1100],
+        ['998.00 Dr.', 1950, 2150],
+      ],
+      [
+        ['30 / 06 / 2025', 140, 400],
+        ['PYMNT RCV BBPS', 450, 800],
+        ['26,425.24 Cr.', 1900, 2150],
+      ],
+      [
+        ['04 / 07 / 2025', 140, 400],
+        ['AMAZON WEBSERVICES C BANGALORE IN', 450, 1100],
+        ['487.98 Dr.', 1950, 2150],
+      ],
+      [['Reward Point Summary', 800, 1200]],
+      [
+        ['Opening Balance', 80, 350],
+        ['Earned', 500, 650],
+        ['Closing Balance', 1700, 2000],
+      ],
+      [
+        ['4,424.00', 150, 300],
+        ['44.00', 550, 650],
+        ['4,468.00', 1800, 1950],
+      ],
+      [
+        [
+          'Credit Information companies, as are approved by Reserve Bank of India, AU Small Finance Bank reserves',
+          80,
+          2200,
+        ],
+      ],
+      [['AU Small Finance Bank’s Available Credit Limit shown on this statement takes into account Charges', 80, 2200]],
+      [['Illustration for calculating Interest & Late Payment Charges', 80, 1300]],
+      [
+        ['Date', 200, 280],
+        ['Transaction / Details', 400, 800],
+        ['Amount Balance', 1000, 1300],
+        ['Transaction Type', 1400, 1700],
+      ],
+      [
+        ['05-Dec Apparel Purchase', 140, 800],
+        ['10,000', 1000, 1100],
+        ['10,000', 1200, 1300],
+        ['Debit', 1400, 1500],
+      ],
+      [
+        ['Total Amount Due on statement dated Dec 23, 2024', 140, 1300],
+        ['21,000', 1800, 1950],
+      ],
+    ];
+    const page = lines(rows).map((l, i) => (i >= 16 ? { ...l, page: 2, rel: l.rel } : l));
+    const st = statementFromLines(page);
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2025-06-23', 99800, 'debit'],
+      ['2025-06-30', 2642524, 'credit'],
+      ['2025-07-04', 48798, 'debit'],
+    ]);
+    expect(st).toMatchObject({
+      bankName: 'AU Small Finance Bank',
+      accountNumber: '4069XXXXXXXX3843',
+      currency: 'INR',
+      openingBalanceMinor: 2642524,
+      closingBalanceMinor: 198498,
+    });
+  });
+});

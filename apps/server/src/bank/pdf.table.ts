@@ -50,7 +50,7 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
 const OPENING =
   /(opening bal(?:ance)?|previous balance|last month.?s balance|last statement balance|balance (?:from )?(?:the )?(?:last|previous|prior) statement|beginning balance|start(?:ing)? balance|balance at start|anfangssaldo|alter (?:konto)?stand|alter saldo|saldo alt|saldo iniziale|saldo di apertura|saldo inizio|solde initial|solde precedent|ancien solde|solde d'ouverture|solde au debut|saldo inicial|saldo anterior|beginsaldo|vorig saldo|oud saldo|openingssaldo|sold initial|sold precedent|sold anterior|sold la inceput|ingaende (?:saldo|balans)|inngaende saldo|primosaldo|saldo primo|alkusaldo|saldo alussa|saldo poczatkowe|saldo otwarcia|saldo na poczatek|pocatecni (?:zustatek|stav)|zustatek na zacatku)/;
 const CLOSING =
-  /(closing bal(?:ance)?|new balance|total amount due|balance (?:as of )?this statement|this statement.?s balance|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit|utgaende (?:saldo|balans)|ultimosaldo|saldo ultimo|loppusaldo|saldo lopussa|saldo koncowe|saldo zamkniecia|saldo na koniec|konecny (?:zustatek|stav)|zustatek na konci)/;
+  /(closing bal(?:ance)?|new balance|total amount due|total dues|balance (?:as of )?this statement|this statement.?s balance|end(?:ing)? balance|final balance|balance at end|endsaldo|neuer (?:konto)?stand|neuer saldo|saldo neu|saldo finale|saldo di chiusura|saldo fine|solde final|nouveau solde|solde de cloture|solde a la fin|saldo final|saldo actual|saldo de cierre|eindsaldo|nieuw saldo|slotsaldo|sold final|sold la sfarsit|utgaende (?:saldo|balans)|ultimosaldo|saldo ultimo|loppusaldo|saldo lopussa|saldo koncowe|saldo zamkniecia|saldo na koniec|konecny (?:zustatek|stav)|zustatek na konci)/;
 /**
  * A balance carried from the page before or to the next. "Transport", "Report" and "Reporte" are such a line only at
  * its start (after a date) and with nothing after them but a few words of the carry ("Report de solde", "Transport van
@@ -74,8 +74,11 @@ const CARD_STATEMENT =
 /** The date a statement ends on, printed alone ("Statement Ending 06/30/2023"). */
 const STATEMENT_END = /(statement ending|statement closing date|period ending|statement end date)/;
 
-/** An account number after its label: digits (a letter prefix allowed), or masked but for its last digits ("xxxxxx1234"). */
-const ACCOUNT_NUMBER = String.raw`[A-Z]{0,4}\d[\d \-/.]{3,30}\d|(?:[Xx*•]{2,12}[ -]?){1,4}\d{2,6}(?![\dA-Za-z])`;
+/**
+ * An account number after its label: a card's number masked in the middle ("4069 XXXX XXXX 3843"), digits (a letter
+ * prefix allowed), or masked but for its last digits ("xxxxxx1234").
+ */
+const ACCOUNT_NUMBER = String.raw`\d{4}[ -]?(?:\d{4}[ -]?)?(?:[Xx*•]{2,8}[ -]?){1,3}\d{2,6}(?![\dA-Za-z])|[A-Z]{0,4}\d[\d \-/.]{3,30}\d|(?:[Xx*•]{2,12}[ -]?){1,4}\d{2,6}(?![\dA-Za-z])`;
 /** A legal form after a bank's name ("Wells Fargo Bank, N.A.", "… AG", "… plc"). */
 const LEGAL_FORM =
   /(?<![a-z])(n\.a\.|inc\.?|ltd\.?|plc|ag|s\.a\.|sa|gmbh|fsb|n\.v\.|b\.v\.|s\.p\.a\.|spa|eg|llc|corp\.?)$/;
@@ -94,6 +97,8 @@ const TITLE_WORDS =
 const CIVILITY = /^(?:dhr|mevr|mr|mrs|ms|herrn?|frau|m|mme|mlle|pan|pani|sr|sra|sig|hr|fru)\.?\s/;
 const BANK_WORDS =
   /(?<![a-z])(\w*bank|banca|banque|banco|bancaire|\w*sparkasse|volksbank|raiffeisen\w*|caisse|credit|kasse|building society|savings|trust|cooperative|cassa|caja|bankhaus|bancorp|financial|ing|ing-diba|diba|rabobank|abn|bnp|bcr|brd|comdirect|n26|revolut|bunq|knab|hsbc|barclays|barclaycard|lloyds|natwest|santander|bbva|caixabank|nordea|danske|handelsbanken|seb|ubs|postfinance|unicredit|intesa sanpaolo|chase|citi|citibank|wells fargo|capital one|american express|monzo|starling|wise)(?![a-z])/;
+/** A bank's name in running text: one to three capitalised words before "Bank" ("AU Small Finance Bank", "HDFC Bank"). */
+const BANK_PHRASE = /(?<![\p{L}\d&'.-])((?:\p{Lu}[\p{L}&'.-]*\s){1,3}Bank)(?![\p{L}])/gu;
 /** The addressee's salutation and page furniture: never the bank's name. */
 const NOT_BANK_NAME =
   /^(?:herrn?|frau|mr|mrs|ms|miss|monsieur|madame|mme|m|sr|sra|sig|datum|date|fecha|data|seite|page|blatt|enquiries|inquiries|contact us|customer service)\.?$/;
@@ -177,10 +182,10 @@ function settleGarbledDates(rows: Row[]): Row[] {
  * ("Buchungstag Valuta"), and each gets its share of the cell's width.
  */
 function rolesIn(raw: string): Array<{ role: Role; start: number; end: number }> {
-  // "Belastung in EUR", "Amount (USD)": the currency qualifier names no column (its "in" is no "money in"); blanked
+  // "Belastung in EUR", "Amount (USD)", "Amount (in Rs.)": the currency qualifier names no column (its "in" is no "money in"); blanked
   // to spaces so positions still match the cell's text.
   const folded = raw.replace(
-    /(?<![a-z])(?:in\s+)?\(?\s*(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|huf|ron)\s*\)?(?![a-z])/g,
+    /(?<![a-z])(?:in\s+)?\(?\s*(?:in\s+)?(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|huf|ron|inr|rs\.?|aud|cad|nzd|sgd|hkd|zar|brl|jpy|myr|idr|php|thb|aed|sar|try)\s*\)?(?![a-z])/g,
     (m) => ' '.repeat(m.length),
   );
   const found: Array<{ role: Role; start: number; end: number }> = [];
@@ -333,7 +338,8 @@ function dateColumn(cols: Column[], c: Cell): Role {
   return best;
 }
 
-const SIGN_SUFFIX = /\s*(?:(CR|Cr|H|C|\+)|(DR|Dr|S|D|-))\s*$/;
+// "CR" and "Dr." with or without their dot ("998.00 Dr.", "26,425.24 Cr.").
+const SIGN_SUFFIX = /\s*(?:(CR\.?|Cr\.?|H|C|\+)|(DR\.?|Dr\.?|S|D|-))\s*$/;
 
 /**
  * OCR slips around an amount, undone before parsing: specks read as quotes or dots at either end ("‘270,10",
@@ -409,9 +415,11 @@ function leadingDate(
   yearOf: (m: number) => number | null,
 ): { iso: string; rest: string } | null {
   // OCR: specks before the date ("- 03/07/2023", "‘30/12/2023") and ':' read for the date's own separator.
+  // Some print spaces around the separators ("23 / 06 / 2025").
   text = text
     .replace(/^[\s.,'‘’"“”=~_|:;©°*-]{1,3}(?=\d)/, '')
-    .replace(/^(\s*\d{1,2})[:;,](\d{1,2})([-./])(\d{2,4})/, '$1$3$2$3$4');
+    .replace(/^(\s*\d{1,2})[:;,](\d{1,2})([-./])(\d{2,4})/, '$1$3$2$3$4')
+    .replace(/^(\s*\d{1,2}) ([/.-]) (\d{1,2}) \2 (\d{2,4})(?!\d)/, '$1$2$3$2$4');
   let d = findDates(text, order)[0];
   if (!(d && d.index <= 1)) {
     // Letters OCR reads for digits inside the date ("O6/12/2O23", "l5.03.2024"): only where that leaves a real date.
@@ -478,7 +486,7 @@ function leadingDate(
 }
 
 const AMOUNT_TEXT =
-  /[-−+]?\(?\d[\d .,'’\u00a0\u202f]*[.,]\d{1,3}\)?(?:\s*(?:[A-Z]{3}|[€£$]|lei))?(?:\s*(?:CR|DR|Cr|Dr|S|H|-))?(?=\s|$)/g;
+  /[-−+]?\(?\d[\d .,'’\u00a0\u202f]*[.,]\d{1,3}\)?(?:\s*(?:[A-Z]{3}|[€£$]|lei))?(?:\s*(?:CR\.?|DR\.?|Cr\.?|Dr\.?|S|H|-))?(?=\s|$)/g;
 
 /** The first amount after a label on a line ("Opening balance: 1.234,56 EUR" in one cell, or in a cell to its right). */
 /** An amount cell's value with its sign: debits negative. */
@@ -557,9 +565,10 @@ function amountBelowLabel(
 }
 
 /**
- * Balances in a summary box whose column labels wrap: two lines of words, no figures, then the row of values under
- * them. Each column's two label parts are read as one ("balance" + "last statement") and its value is the amount in
- * the row below that overlaps the column.
+ * Balances in a summary box whose column labels wrap: two or three lines of words, no figures, then the row of values
+ * under them. Each column's label parts are read as one ("balance" + "last statement") and its value is the amount in
+ * the row below that overlaps the column. A label beside the columns may sit on a line of its own between them
+ * ("Total Dues", printed half a line lower than "Opening" over "Balance").
  */
 export function stackedBalances(
   lines: Line[],
@@ -568,12 +577,21 @@ export function stackedBalances(
 ): { opening: number | null; closing: number | null } {
   const out: { opening: number | null; closing: number | null } = { opening: null, closing: null };
   for (let i = 0; i + 2 < lines.length; i += 1) {
-    const [top, under, values] = [lines[i]!, lines[i + 1]!, lines[i + 2]!];
-    if (top.page !== under.page || under.page !== values.page) continue;
-    if (/\d/.test(top.text) || /\d/.test(under.text) || top.cells.length < 2) continue;
-    if (under.y0 - top.y1 > 1.2 * top.size || values.y0 - under.y1 > 2.5 * top.size) continue;
+    const top = lines[i]!;
+    if (/\d/.test(top.text) || top.cells.length < 2) continue;
+    const labels: Line[] = [];
+    let k = i + 1;
+    for (; k < lines.length && labels.length < 3; k += 1) {
+      const l = lines[k]!;
+      const prev = labels.at(-1) ?? top;
+      if (l.page !== top.page || /\d/.test(l.text) || l.y0 - prev.y1 > 1.2 * top.size) break;
+      labels.push(l);
+    }
+    const values = lines[k];
+    const lastLabel = labels.at(-1);
+    if (!values || !lastLabel || values.page !== top.page || values.y0 - lastLabel.y1 > 2.5 * top.size) continue;
     const columns = top.cells.map((c) => {
-      const parts = under.cells.filter((u) => u.x0 < c.x1 + top.size && u.x1 > c.x0 - top.size);
+      const parts = labels.flatMap((u) => u.cells).filter((u) => u.x0 < c.x1 + top.size && u.x1 > c.x0 - top.size);
       const x0 = Math.min(c.x0, ...parts.map((p) => p.x0));
       const x1 = Math.max(c.x1, ...parts.map((p) => p.x1));
       return { x0, x1, label: foldAligned([c.text, ...parts.map((p) => p.text)].join(' ')) };
@@ -627,6 +645,9 @@ const IBAN_CURRENCY: Record<string, string> = {
   TR: 'TRY',
 };
 
+/** A figure grouped the Indian way: thousands, then lakhs and crores in pairs of digits ("5,20,000.00"). */
+const LAKH = /(?<![\d,.])\d{1,2},(?:\d{2},)+\d{3}(?:\.\d{2})?(?![\d,])/;
+
 /** A line about a conversion ("USD 45.00 @ 1.0832", "Kurs 1,0832", "exchange rate"): its currency is not the account's. */
 const FX_LINE =
   /@|(?<![a-z])(?:rate|exchange|fx|kurs|umrechnung\w*|wechselkurs|taux|change|cambio|tipo de cambio|wisselkoers|koers|kurs walut\w*|vaxelkurs|valuuttakurssi|kurz)(?![a-z])/;
@@ -653,8 +674,8 @@ function statementCurrency(doc: Doc): string | null {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
-/** A line that starts like a booking: a date first ("03 Feb", "JUL 15", "05.08.2024", "2024-10-01"). */
-const DATED_START = /^\s*(?:\d{1,2}[./-]\d{1,2}|\d{4}-\d{2}|\p{L}{3,4}\.? \d{1,2}\b|\d{1,2}\.? \p{L}{3,4}\b)/u;
+/** A line that starts like a booking: a date first ("03 Feb", "JUL 15", "05.08.2024", "23 / 06 / 2025", "2024-10-01"). */
+const DATED_START = /^\s*(?:\d{1,2} ?[./-] ?\d{1,2}|\d{4}-\d{2}|\p{L}{3,4}\.? \d{1,2}\b|\d{1,2}\.? \p{L}{3,4}\b)/u;
 
 /** The lines above and below each page's rows of bookings (letterhead, summary, footer), not those between them. */
 function outsideRows(doc: Doc): Line[] {
@@ -772,6 +793,8 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   // Nothing printed names it: an IBAN's country does, where one currency is the country's own.
   if (!info.currency && info.accountNumber && /^[A-Z]{2}\d{2}/.test(info.accountNumber))
     info.currency = IBAN_CURRENCY[info.accountNumber.slice(0, 2)] ?? null;
+  // Figures grouped in lakhs ("5,20,000.00", "1,04,000.00") are India's rupees, whose sign a font may not map to text.
+  if (!info.currency && doc.lines.filter((l) => LAKH.test(l.text)).length >= 2) info.currency = 'INR';
   // A bare "$" is the dollar of the country the statement names (its bank's or its holder's address).
   // Read outside the transaction rows only: a card payment abroad ("Card xx1208 USD 144.79") says nothing.
   if (info.currency === 'USD') {
@@ -812,6 +835,8 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       text = text.slice(0, title.index).trim();
     const f = foldAligned(text);
     if (CIVILITY.test(f.trim())) return;
+    // The middle of a sentence wrapped onto this line ("to The Manager, HDFC Bank Cards Division, …").
+    if (/^(?:to|the|of|and|or|for|by|with|at|in|on|from|please|our|your|via)\s/.test(text.trim())) return;
     if (NOT_BANK_NAME.test(f.trim())) return;
     // A postal endorsement over the address ("RETURN SERVICE REQUESTED"), or the account's product name ("Streamline
     // Account", "Visa Credit Card", "Primary Checking") where no bank word is in it.
@@ -822,7 +847,11 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     )
       return;
     // A field's label ("Credit Card Number", "Payment Due Date", "Credit Limit"), not a name, whatever words it holds.
-    if (/(?<![a-z])(?:number|no\.?|nr\.?|date|datum|period|summary|limit|balance|amount|details)\s*:?$/.test(f.trim()))
+    if (
+      /(?<![a-z])(?:number|no\.?|nr\.?|date|datum|period|summary|limit|balance|amount|details|name)\s*:?$/.test(
+        f.trim(),
+      )
+    )
       return;
     if (/\d|[:@?]/.test(text) || text.length < 2 || TITLE_WORDS.test(f) || !/\p{L}{2}/u.test(text)) return;
     if (/www\.|\.com|\.de|http/.test(f) || SUMMARY_CELL.test(f)) return;
@@ -869,6 +898,21 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     const f = foldAligned(head);
     if (head.split(/\s+/).length <= 6 && BANK_WORDS.test(f) && LEGAL_FORM.test(f.trim())) consider(head, l, -40);
   }
+  // The name the bank's own text repeats ("AU Small Finance Bank reserves the right …", "HDFC Bank Cards Division"):
+  // capitalised words ending in "Bank", printed at least twice anywhere; below a bank named at the top, above names
+  // without a bank word.
+  const phrases = new Map<string, number>();
+  for (const l of doc.lines)
+    for (const m of l.text.matchAll(BANK_PHRASE)) {
+      if (
+        /^(?:the|your|our|net|mobile|internet|phone|online|reserve|central|national|federal|world|partner)$/i.test(
+          m[1]!.split(/\s+/)[0]!,
+        )
+      )
+        continue;
+      phrases.set(m[1]!, (phrases.get(m[1]!) ?? 0) + 1);
+    }
+  for (const [text, n] of phrases) if (n >= 2) candidates.push({ text, score: 90 + Math.min(n, 9) });
   candidates.sort((a, b) => b.score - a.score);
   info.bankName = candidates[0]?.text ?? null;
   return info;
@@ -1135,6 +1179,42 @@ function withWordsAbove(l: Line, above: Line | undefined): Line | null {
     : null;
 }
 
+/** The words of a card's reward or loyalty points, whose balances are points, not money. */
+const REWARD_POINTS =
+  /(?<![a-z])(?:reward|rewards|points|cashback points|bonus points|punkte|bonuspunkte|points de fidelite|puntos|punti|miles)(?![a-z])/;
+
+/** The heading of a worked example a card statement prints after its bookings (how interest or a late fee is reckoned). */
+const ILLUSTRATION =
+  /^(?:the following )?(?:illustration|illustrative example|worked example|example calculation|beispielrechnung|berechnungsbeispiel|exemple de calcul|ejemplo de calculo|esempio di calcolo)(?![a-z])/;
+
+/**
+ * Leaves out the worked examples after the bookings ("Illustration for calculating Interest & Late Payment Charges"):
+ * their dated rows, totals and statement dates are made up. From such a heading, once a booking was printed above it,
+ * the rest of its page and the pages after it are dropped, except a later page that repeats the bookings' own table
+ * header (the statement goes on).
+ */
+function withoutIllustrations(lines: Line[]): Line[] {
+  const folded = lines.map((l) => foldAligned(l.text).replace(/\s+/g, ' ').trim());
+  const headers = new Set<string>();
+  let booked = false;
+  for (let i = 0; i < lines.length; i += 1) {
+    const l = lines[i]!;
+    if (
+      headerColumns(
+        l,
+        l.cells.map((c) => foldAligned(c.text)),
+      )
+    )
+      headers.add(folded[i]!);
+    else if (DATED_START.test(l.cells[0]!.text) && l.cells.some((c) => /\d[.,]\d{2}\b/.test(c.text))) booked = true;
+    if (!booked || !ILLUSTRATION.test(folded[i]!)) continue;
+    const resume = lines.findIndex((r, k) => k > i && r.page > l.page && headers.has(folded[k]!));
+    const from = resume < 0 ? lines.length : lines.findIndex((r) => r.page === lines[resume]!.page);
+    return [...lines.slice(0, i), ...lines.slice(from)];
+  }
+  return lines;
+}
+
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
 export function statementFromLines(input: Line[]): ParsedStatement {
   const first = readStatementLines(input);
@@ -1153,7 +1233,7 @@ function readStatementLines(
 ): { statement: ParsedStatement; decided: boolean; order: DayOrder } {
   const st = emptyStatement();
   if (!input.length) return { statement: st, decided: true, order: order ?? 'dmy' };
-  const lines = mergeStackedHeaders(splitRepeatedTables(joinSplitRows(splitAmountCells(input))));
+  const lines = mergeStackedHeaders(splitRepeatedTables(joinSplitRows(splitAmountCells(withoutIllustrations(input)))));
   const doc = prepareDoc(lines);
   if (order) doc.dayOrder = order;
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
@@ -1212,6 +1292,9 @@ function readStatementLines(
     const f = foldAligned(l.text);
     // A table's column header ("… | Amount | Closing Balance") labels every row's running balance, not the statement's.
     if (headerColumns(l, doc.folded[i]!)) return;
+    // A card's reward points have balances of their own ("Reward Point Summary": "Opening Balance … Closing Balance").
+    const above = doc.lines.slice(Math.max(0, i - 2), i + 1).filter((a) => a.page === l.page);
+    if (above.some((a) => REWARD_POINTS.test(foldAligned(a.text)))) return;
     const read = (label: RegExp) =>
       labelledAmount(l, label, decimals, hint) ?? amountBelowLabel(doc.lines, i, label, decimals, hint);
     if (st.openingBalanceMinor === null && OPENING.test(f)) st.openingBalanceMinor = read(OPENING);

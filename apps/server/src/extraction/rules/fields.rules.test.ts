@@ -915,7 +915,7 @@ Change                   1.90`);
 });
 
 describe('real invoices of fresh sample 15 (dev, rebuilt as plain text)', () => {
-  it("a fuel receipt: 'Z-Summe' is a subtotal, the 'girocardOLV' line the total", () => {
+  it("a fuel receipt: 'Z-Summe' is a subtotal, the 'girocardOLV' line the total; 'Klever Ring 3' is a street", () => {
     const f = fields(`
 JET Tankstelle 5988
 Klever Ring 3   47533 Kleve
@@ -928,7 +928,7 @@ Z-Summe       EUR      2,09
 7,00 % MWST.   B   EUR   0,14
 girocardOLV   EUR      71,10
 Netto         EUR      59,94`);
-    expect(f).toMatchObject({ amount: 71.1, currency: 'EUR' });
+    expect(f).toMatchObject({ vendor: 'JET Tankstelle', amount: 71.1, currency: 'EUR' });
   });
 
   it("a US card slip: the currency of 'SALE: $11.98' (the total printed again), not OCR's '1€'; a till's clock inside the date", () => {
@@ -1268,5 +1268,28 @@ describe('Russian and Ukrainian invoices', () => {
 СДАЧА                           1,00py6
 11-08-2016 13:00`);
     expect(f).toMatchObject({ amount: 4, currency: 'BYN', invoice_date: '2016-08-11' });
+  });
+});
+
+describe('real invoices of fresh sample 17 (dev, rebuilt as plain text)', () => {
+  it("a utility bill: the customer's block ends at 'ENERGY SERVICE PROVIDER', whose name (its phone number after it) is the vendor", () => {
+    const f = fields(`
+                                          SERVICE INFORMATION
+                                          CUSTOMER NAME                         PRICING METHOD        ACCOUNT NUMBER
+                                          RYAN FOBEL                            TIME OF USE           R3902 700 081
+                                          SERVICE ADDRESS                                             KWH CONSUMPTION
+                                          152 LOUISA ST KITCHENER N2H 5M5                             495.6600
+                                          ENERGY SERVICE PROVIDER                                     PEAK DEMAND
+            http://www.kwhydro.on.ca      KITCHENER-WILMOT HYDRO INC (519) 743-3600
+ ACCOUNT INQUIRIES:   (519) 743-3600      DESCRIPTION OF CHARGES                        TAX           AMOUNT
+ TAX REGISTRATION:    86360 3726 RT0001
+ BILLING FREQUENCY    BILL TYPE           Previous Balance                                            .00
+ MONTHLY              REGULAR             YOUR ELECTRICITY CHARGES
+ BILLING DATE         DUE DATE            Energy Charge   JAN 04 2019 to FEB 05 2019
+ FEB 26 2019          MAR 19 2019         Delivery                                      TX            25.16
+                                          Harmonized Sales Tax on   $70.32   at   13.00%              9.14
+ New Charges This Bill        73.83
+`);
+    expect(f.vendor).toBe('KITCHENER-WILMOT HYDRO INC');
   });
 });

@@ -5,7 +5,7 @@ import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VEND
 import { findAmounts } from './money.parser';
 
 const ADDRESSY =
-  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|\bnro\.?:?\s*\d|@|www\.|https?:|p\.?o\.? box|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d/i;
+  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|\bnro\.?:?\s*\d|@|www\.|https?:|p\.?o\.? box|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d|\b(?:ring|damm|ufer|gasse)\s+\d{1,4}[a-z]?\b/i;
 
 const BARE_TO = /^\s*(?:to|an|a|aan|para|per|catre|destinataire)\s*:?\s*$/;
 
@@ -239,6 +239,11 @@ export function cleanVendor(raw: string): string {
     /\s+(?:NIF\/CIF|NIF|CIF|CUIT|CNPJ|NIP|VAT(?: No\.?| ID| Reg\.? No\.?)?|USt-?IdNr\.?|UID|P\.? ?IVA|TVA|BTW|GSTIN|ABN)\s*:?\s*[A-Z]{0,3}[\d][\w .-]*$/i,
     '',
   );
+  // A phone number printed after the name ("KITCHENER-WILMOT HYDRO INC (519) 743-3600", "Acme Ltd Tel. 020 7946 0018").
+  s = s.replace(
+    /(\p{L}{2,}\.?)\s+(?:(?:tel|phone|ph|fon|telefon|t)\.?:?\s*)?\(?\+?\d{1,4}\)?[\s./-]?\d{3}[\s./-]\d{3,4}(?:[\s./-]\d{2,4})?$/iu,
+    '$1',
+  );
   s = s.replace(/\s*[:,;|–-]+\s*$/, '').trim();
   return s;
 }
@@ -263,6 +268,22 @@ function isPartyWord(folded: string): boolean {
     parts.length <= 4 &&
     parts.every((p) => [CUSTOMER_LABEL, VENDOR_LABEL].some((re) => re.exec(p)?.[0] === p))
   );
+}
+
+/** The last word of a form field's label whose value is a kind or a setting, never a name ("Bill type", "Billing class"). */
+const FIELD_NOUN =
+  /(?<![a-z])(?:type|frequency|class|method|status|period|plan|category|terms|mode|level|tariff|cycle|typ|art|klasse|tarif|periode|modalite|tipo|clase|classe)\s*:?$/;
+
+/**
+ * A cell that is a seller's label and nothing else ("Verkäufer:", "Supplier"), or a role noun with up to three words
+ * qualifying it ("ENERGY SERVICE PROVIDER"); "Taylor's Store" ends in a label word but is a name.
+ */
+function sellerLabelCell(folded: string): boolean {
+  const t = folded.trim().replace(/[:.]$/, '').trim();
+  if (t.length >= 40 || CUSTOMER_LABEL.test(t)) return false;
+  const m = VENDOR_LABEL.exec(t);
+  if (!m || m.index + m[0].length < t.length - 1) return false;
+  return m.index <= 2 || (/(?:provider|supplier|seller|vendor|issuer)$/.test(t) && t.split(/\s+/).length <= 4);
 }
 
 function foldPlain(s: string): string {
@@ -410,6 +431,8 @@ export function findVendor(
       for (let k = 0; k < 5 && cur; k++) {
         const c: { x0: number; x1: number } = doc.lines[cur[0]]!.cells[cur[1]]!;
         cur = cellBelow(doc, cur[0], c.x0, c.x1, 1);
+        // The seller's label further down the column ("CUSTOMER NAME" … "ENERGY SERVICE PROVIDER"): the block ends.
+        if (cur && sellerLabelCell(doc.folded[cur[0]]![cur[1]]!)) break;
         if (cur) customer.add(`${cur[0]}:${cur[1]}`);
       }
     });
@@ -485,7 +508,11 @@ export function findVendor(
       // At the start of a cell ("Seller: X") or anywhere when a colon follows ("… – Account holder: X").
       const vl =
         [...f.matchAll(VENDOR_LABEL_ALL)].find(
-          (m) => (m.index ?? 0) <= 2 || /^\s*:/.test(f.slice((m.index ?? 0) + m[0].length)),
+          (m) =>
+            (m.index ?? 0) <= 2 ||
+            /^\s*:/.test(f.slice((m.index ?? 0) + m[0].length)) ||
+            // A qualified label alone in its cell ("ENERGY SERVICE PROVIDER").
+            ((m.index ?? 0) + m[0].length >= f.trim().length - 1 && sellerLabelCell(f)),
         ) ?? null;
       // The label must stand alone ("Seller:", "Lieferant") — "Lieferant GmbH" is a name, not a label.
       const after = vl ? f.slice((vl.index ?? 0) + vl[0].length) : '';
@@ -513,6 +540,8 @@ export function findVendor(
         const head = next ? labelAbove(doc, i, j + 1) : null;
         const nextIsValue =
           next !== undefined &&
+          // Not a cell across the page ("ENERGY SERVICE PROVIDER … PEAK DEMAND"): another column's.
+          next.x0 - cell.x1 < 15 * line.size &&
           // A name with its legal form up front ('ООО "Ромашка", ИНН …') is the value whatever stands above it.
           (LEGAL_FORM.exec(next.text)?.index === 0 ||
             (!isLabel(next.text) &&
@@ -652,7 +681,9 @@ export function findVendor(
         j === 0 &&
         !addressLike(cell.text) &&
         !/^\d+\s/.test(cell.text) &&
-        !MESSAGE.test(f)
+        !MESSAGE.test(f) &&
+        // A form's value under its field's label ("BILLING FREQUENCY | BILL TYPE" over "MONTHLY REGULAR").
+        !FIELD_NOUN.test(labelAbove(doc, i, j) ?? '')
       ) {
         const big = line.size >= maxTop * 0.98 && maxTop > 0;
         const first = i === firstLine;
