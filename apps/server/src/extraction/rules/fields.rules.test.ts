@@ -1293,3 +1293,54 @@ describe('real invoices of fresh sample 17 (dev, rebuilt as plain text)', () => 
     expect(f.vendor).toBe('KITCHENER-WILMOT HYDRO INC');
   });
 });
+
+describe('real invoices of fresh sample 19 (dev, rebuilt as plain text)', () => {
+  it("a Mexican CFDI: 'Serie y Folio' is its number, 'Tipo de Cambio' (the exchange rate) and a driver ('Operador') make no receipt", () => {
+    const cfdi = `
+                              H G TRANSPORTACIONES                          FECHA CERTIFICACIÓN: 11/04/2026 19:56:04
+                              RFC: HGT9312179LA                             NO. CERTIFICADO SAT: 00001000000706199269
+ CLIENTE                                                  DATOS DE EMISIÓN
+ DAIMLER VEHICULOS COMERCIALES MEXICO                     Fecha y Hora: 11/04/2026 19:55:59
+ RFC: DVC910102VDA                                        Serie y Folio: HGST-0046508
+ Domicilio Fiscal: 05348                                  Moneda: MXN
+ Uso del CFDI: G03 - Gastos en general                    Tipo de Cambio: 1
+ Forma de Pago: 99 - Por definir                          Tipo de Comprobante: I
+ 78101802     1   Unidad de SERVICIO FLETE                14,239.73       14,239.73
+                                                          SUBTOTAL                 $26,020.83
+                                                          IVA 16.00%                $4,163.33
+                                                          TOTAL RETENIDOS           $1,040.83
+                                                          TOTAL                    $29,143.33
+ Operador     RFC Operador    No. Licencia
+`;
+    const f = fields(cfdi);
+    expect(f).toMatchObject({
+      vendor: 'H G TRANSPORTACIONES',
+      amount: 29143.33,
+      invoice_number: 'HGST-0046508',
+      
+    });
+    expect(extractFieldsFromLines(linesFromPlainText(cfdi)).document_type?.value).toBe('invoice');
+  });
+
+  it("a Brazilian DANFSe: 'VALOR LÍQUIDO DA NFS-e' over its value is the total, not the zero taxes; 'CNPJ / CPF / NIF' is a label", () => {
+    const f = fields(`
+                                DANFSe v2.0
+                          Documento Auxiliar da NFS-e
+NÚMERO DA NFS-E                 COMPETÊNCIA DA NFS-E           DATA E HORA DA EMISSÃO DA NFS-E
+83                              26/02/2026                     26/02/2026 16:55:46
+PRESTADOR / FORNECEDOR          CNPJ / CPF / NIF
+                                44.444.444/0001-44
+Nome / Nome Empresarial
+EMPRESA EXEMPLO PRESTADORA LTDA
+BC ISSQN                        Alíquota Aplicada              Retenção do ISSQN          ISSQN Apurado
+R$ 1.300,00                     3,0000%                        Não Retido                 R$ 39,00
+Valor Total Apurado - IBS       Alíquota - CBS                 Alíquota Efetiva - CBS     Valor Total Apurado - CBS
+R$ 0,00                         %                              %                          R$ 0,00
+VALOR TOTAL DA NFS-E            VALOR DA OPERAÇÃO / SERVIÇO    Desconto Incondicionado
+                                R$ 1.300,00                    -
+Total das Retenções             VALOR LÍQUIDO DA NFS-e         Total do IBS/CBS           VALOR LÍQUIDO DA NFS-e + IBS/CBS
+R$ 0,00                         R$ 1.300,00                    R$ 0,00                    R$ 1.300,00
+`);
+    expect(f).toMatchObject({ vendor: 'EMPRESA EXEMPLO PRESTADORA LTDA', amount: 1300, currency: 'BRL' });
+  });
+});

@@ -142,6 +142,9 @@ export const TOTAL_STRONG = wordsLoose([
   'v\\.\\s*total da nota',
   'valor total da fatura',
   'total da fatura',
+  // The national NFS-e (DANFSe): what the taker pays, "VALOR LÍQUIDO DA NFS-e" (after retentions), "+ IBS/CBS".
+  'valor liquido da nfs-?e(?: \\+ ibs/cbs)?',
+  'valor total da nfs-?e',
   'valor a pagar',
   'celkem k uhrade',
   'k uhrade',
@@ -415,6 +418,8 @@ export const NUMBER_LABEL = words([
   'folio\\s*(?:no|nr|number|#)\\.?',
   // A Mexican CFDI's "FOLIO: 10826" (beside its "SERIE:"), on its own.
   '^folio(?=\\s*:)',
+  // Or its "Serie y Folio: HGST-0046508", both in one.
+  'serie y folio',
   // laravel-invoices (a much-used Laravel package) numbers its invoices under "Serial No.".
   'serial\\s*(?:no|nr|number|#)\\.?',
   'ticket\\s*(?:no|nr|n°|#)\\.?',
@@ -506,7 +511,8 @@ export const NUMBER_NEGATIVE = words([
   'inscricao',
   'protocolo',
   'chave',
-  'serie',
+  // A Brazilian note's series; a Mexican CFDI's "Serie y Folio" is its number.
+  'serie(?! y folio)',
   'ico',
   'dic',
   'nip',

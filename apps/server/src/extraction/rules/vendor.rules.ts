@@ -542,6 +542,8 @@ export function findVendor(
           next !== undefined &&
           // Not a cell across the page ("ENERGY SERVICE PROVIDER … PEAK DEMAND"): another column's.
           next.x0 - cell.x1 < 15 * line.size &&
+          // Abbreviations in a list, another field's label ("CNPJ / CPF / NIF", "VAT / GST No").
+          !/^(?:[\p{L}.]{2,6}\s*\/\s*)+[\p{L}.]{2,6}(?:\s+no\.?)?\s*:?$/iu.test(next.text.trim()) &&
           // A name with its legal form up front ('ООО "Ромашка", ИНН …') is the value whatever stands above it.
           (LEGAL_FORM.exec(next.text)?.index === 0 ||
             (!isLabel(next.text) &&
