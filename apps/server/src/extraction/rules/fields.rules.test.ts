@@ -1317,7 +1317,6 @@ describe('real invoices of fresh sample 19 (dev, rebuilt as plain text)', () => 
       vendor: 'H G TRANSPORTACIONES',
       amount: 29143.33,
       invoice_number: 'HGST-0046508',
-      
     });
     expect(extractFieldsFromLines(linesFromPlainText(cfdi)).document_type?.value).toBe('invoice');
   });
