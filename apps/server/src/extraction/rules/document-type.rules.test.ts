@@ -28,6 +28,46 @@ TERIMA KASIH
   });
 });
 
+describe('the shape of a till slip', () => {
+  /** An OCR'd slip: 16 lines of 34 px, 40 px apart, in a column 300 px wide (a photo of a 58 mm roll). */
+  const slip = (rows: string[][]): Line[] =>
+    rows.map((cells, i) => ({
+      page: 1,
+      index: i,
+      y0: 100 + 40 * i,
+      y1: 134 + 40 * i,
+      rel: (100 + 40 * i) / 800,
+      cells: cells.map((text, k) => ({ text, x0: k === 0 ? 40 : 260, x1: k === 0 ? 40 + 9 * text.length : 340 })),
+      text: cells.join('  '),
+      size: 34,
+    }));
+  const rows = [
+    ['CONTOSO MART'],
+    ['123 Main Street'],
+    ['Redmond, WA 98052'],
+    ['Apples', '3.99'],
+    ['Bread', '2.49'],
+    ['Milk 2L', '3.29'],
+    ['Coffee beans', '11.99'],
+    ['Eggs 12', '4.19'],
+    ['Butter', '3.79'],
+    ['Bananas', '1.29'],
+    ['Tomatoes', '2.19'],
+    ['Subtotal', '33.22'],
+    ['Sales tax', '2.82'],
+    ['TOTAL', '36.04'],
+    ['06/10/2019'],
+    ['Thank you!'],
+  ];
+  it('a receipt with no cash, card or till word is told by its narrow strip of text', () => {
+    expect(findDocumentType(prepareDoc(slip(rows)))?.value).toBe('receipt');
+  });
+  it('the same lines across a page are an invoice', () => {
+    const wide = slip(rows).map((l) => ({ ...l, cells: l.cells.map((c, k) => (k ? { ...c, x0: 1500, x1: 1600 } : c)) }));
+    expect(findDocumentType(prepareDoc(wide))?.value).toBe('invoice');
+  });
+});
+
 describe('document type from the title', () => {
   it('an English invoice with its title at the top', () => {
     expect(
