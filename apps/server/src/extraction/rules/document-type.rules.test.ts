@@ -63,7 +63,10 @@ describe('the shape of a till slip', () => {
     expect(findDocumentType(prepareDoc(slip(rows)))?.value).toBe('receipt');
   });
   it('the same lines across a page are an invoice', () => {
-    const wide = slip(rows).map((l) => ({ ...l, cells: l.cells.map((c, k) => (k ? { ...c, x0: 1500, x1: 1600 } : c)) }));
+    const wide = slip(rows).map((l) => ({
+      ...l,
+      cells: l.cells.map((c, k) => (k ? { ...c, x0: 1500, x1: 1600 } : c)),
+    }));
     expect(findDocumentType(prepareDoc(wide))?.value).toBe('invoice');
   });
 });

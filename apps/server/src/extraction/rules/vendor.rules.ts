@@ -2,6 +2,7 @@ import type { FieldGuess, Line, PartyHints } from '../extraction.types';
 import { findDates } from './date.parser';
 import { cellBelow, type Doc, editDistance, labelAbove } from './document';
 import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VENDOR_LABEL } from './labels';
+import { knownMerchant } from './merchants';
 import { findAmounts } from './money.parser';
 
 const ADDRESSY =
@@ -926,6 +927,21 @@ export function findVendor(
       });
     });
   }
+
+  // 7. A chain's name at the head of the first page or in its last lines (a till slip's logo and its "Thank you for
+  // shopping at …"), spelt right or as OCR misreads a logo ("LDL", "L$DL"): the chain (merchants.ts). Above a
+  // letterhead or a legal form guessed from the layout, below a seller label.
+  const firstLines = doc.lines.filter((l) => l.page === 1).slice(0, 6);
+  doc.lines.forEach((line, i) => {
+    if (line.page !== 1 || !(firstLines.includes(line) || line.rel > 0.85)) return;
+    // Each cell, and the whole line where the name is spaced into cells ("toom | Baumar kt | GmbH").
+    const texts = line.cells.flatMap((cell, j) => (customer.has(`${i}:${j}`) ? [] : [cell.text]));
+    if (texts.length === line.cells.length && texts.length > 1) texts.push(line.cells.map((c) => c.text).join(' '));
+    for (const text of texts) {
+      const chain = knownMerchant(text, !firstLines.includes(line));
+      if (chain && !isOwn(chain.name)) add(chain.name, chain.exact ? 0.8 : 0.78, i);
+    }
+  });
 
   // A logo read by OCR ("(ontoso", "@ontoso") is the name of the address block ("Contoso LTD") with a letter or two
   // misread: the two are one candidate, under the clean spelling, seen twice.

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { linesFromPlainText } from '../layout/lines';
+import { extractFieldsFromLines } from './fields.rules';
+import { knownMerchant } from './merchants';
+
+describe('chains named on a till slip', () => {
+  it.each([
+    ['LIDL', 'LIDL', true],
+    ['Media Markt', 'Media Markt', true],
+    ['REWE Markt GmbH', 'REWE', true],
+    ['LIDL Filiale 1234', 'LIDL', true],
+    ['WHOLEFOODS', 'Whole Foods Market', true],
+    ['toom Baumar kt', 'Toom Baumarkt', true],
+    ['ut Loblaws', 'Loblaws', true],
+    // OCR's readings of a logo.
+    ['LDL', 'Lidl', false],
+    ['L$DL', 'Lidl', false],
+    ['Kaufiand', 'Kaufland', false],
+    ['EDEKR', 'Edeka', false],
+  ])('%s → %s', (line, name, exact) => {
+    expect(knownMerchant(line)).toEqual({ name, exact });
+  });
+
+  it.each([
+    'TOTAL',
+    'TOTAL 12.50',
+    'NETTO 12,00',
+    'SUBTOTAL',
+    'Müller Haustechnik',
+    'Warburger Straße',
+    'Vielen Dank für Ihren Einkauf',
+    'Rechnung',
+    'Kasse',
+  ])('%s names no chain', (line) => {
+    expect(knownMerchant(line)).toBeNull();
+  });
+
+  it("a common word is a chain's name only alone and at the head of the slip ('Netto', 'Real')", () => {
+    expect(knownMerchant('Netto')).toEqual({ name: 'Netto', exact: true });
+    expect(knownMerchant('Netto', true)).toBeNull();
+    expect(knownMerchant('NETO')).toBeNull();
+  });
+
+  it('the vendor of a slip whose logo OCR read as "LDL", over the street under it', () => {
+    const f = extractFieldsFromLines(
+      linesFromPlainText(`
+LDL
+Warburger Straße 12
+33098 Paderborn
+Bananen            1,29 A
+Vollmilch          0,99 A
+zu zahlen          2,28
+Bar                5,00
+Rückgeld           2,72
+02.03.20  18:04`),
+    );
+    expect(f.vendor?.value).toBe('Lidl');
+  });
+});
