@@ -1858,3 +1858,89 @@ describe('Indian card statements (a fifth fresh sample, dev)', () => {
     });
   });
 });
+
+describe('a Brazilian statement (extrato)', () => {
+  it("reads 'Data | Lançamentos | Valor (R$) | Saldo (R$)': 'Valor' is the amount there, not a value date", () => {
+    const st = statementFromLines(
+      lines([
+        [['Banco Exemplo S.A.', 140, 700]],
+        [['Extrato de conta corrente', 140, 900]],
+        [
+          ['Data', 140, 240],
+          ['Lançamentos', 400, 700],
+          ['Valor (R$)', 1500, 1700],
+          ['Saldo (R$)', 1900, 2100],
+        ],
+        [
+          ['01/03/2024', 140, 330],
+          ['SALDO ANTERIOR', 400, 800],
+          ['1.000,00', 1950, 2100],
+        ],
+        [
+          ['04/03/2024', 140, 330],
+          ['PIX TRANSF MARIA S', 400, 900],
+          ['-150,00', 1580, 1700],
+          ['850,00', 1990, 2100],
+        ],
+        [
+          ['05/03/2024', 140, 330],
+          ['TED RECEBIDA ACME LTDA', 400, 1000],
+          ['2.000,00', 1540, 1700],
+          ['2.850,00', 1950, 2100],
+        ],
+        [
+          ['07/03/2024', 140, 330],
+          ['TAR PACOTE SERVICOS', 400, 900],
+          ['-39,90', 1600, 1700],
+          ['2.810,10', 1950, 2100],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2024-03-04', 15000, 'debit', 85000],
+      ['2024-03-05', 200000, 'credit', 285000],
+      ['2024-03-07', 3990, 'debit', 281010],
+    ]);
+    expect(st.openingBalanceMinor).toBe(100000);
+  });
+});
+
+describe('a Brazilian statement with debit and credit columns', () => {
+  it("reads 'Data | Histórico | Crédito (R$) | Débito (R$) | Saldo (R$)'", () => {
+    const st = statementFromLines(
+      lines([
+        [['Banco Exemplo S.A.', 140, 700]],
+        [
+          ['Data', 140, 240],
+          ['Histórico', 400, 700],
+          ['Crédito (R$)', 1300, 1500],
+          ['Débito (R$)', 1600, 1800],
+          ['Saldo (R$)', 1900, 2100],
+        ],
+        [
+          ['04/03/2024', 140, 330],
+          ['PIX TRANSF MARIA S', 400, 900],
+          ['150,00', 1700, 1800],
+          ['850,00', 1990, 2100],
+        ],
+        [
+          ['05/03/2024', 140, 330],
+          ['TED RECEBIDA ACME LTDA', 400, 1000],
+          ['2.000,00', 1390, 1500],
+          ['2.850,00', 1950, 2100],
+        ],
+        [
+          ['07/03/2024', 140, 330],
+          ['TAR PACOTE SERVICOS', 400, 900],
+          ['39,90', 1720, 1800],
+          ['2.810,10', 1950, 2100],
+        ],
+      ]),
+    );
+    expect(typed(st)).toEqual([
+      ['2024-03-04', 15000, 'debit', 85000],
+      ['2024-03-05', 200000, 'credit', 285000],
+      ['2024-03-07', 3990, 'debit', 281010],
+    ]);
+  });
+});

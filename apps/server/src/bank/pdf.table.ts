@@ -27,11 +27,11 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ['balance', /(?<![a-z])(balance|running balance|saldo|solde|sold|kontostand|stand)(?![a-z])/],
   [
     'debit',
-    /(?<![a-z])(debits?|withdrawals?|subtractions?|paid out|money out|payments? out|out|soll|belastung\w*|lastschrift\w*|ausgang|ausgange|addebiti|addebito|dare|uscite|cargos?|debe|af|afschrijving\w*|debet|retrageri|plati)(?![a-z])/,
+    /(?<![a-z])(debits?|withdrawals?|subtractions?|paid out|money out|payments? out|out|debito|soll|belastung\w*|lastschrift\w*|ausgang|ausgange|addebiti|addebito|dare|uscite|cargos?|debe|af|afschrijving\w*|debet|retrageri|plati)(?![a-z])/,
   ],
   [
     'credit',
-    /(?<![a-z])(credits?|deposits?|additions?|paid in|money in|payments? in|in|haben|gutschrift\w*|eingang|eingange|accrediti|accredito|avere|entrate|abonos?|haber|bij|bijschrijving\w*|depuneri|incasari|încasări)(?![a-z])/,
+    /(?<![a-z])(credits?|deposits?|additions?|paid in|money in|payments? in|in|credito|haben|gutschrift\w*|eingang|eingange|accrediti|accredito|avere|entrate|abonos?|haber|bij|bijschrijving\w*|depuneri|incasari|încasări)(?![a-z])/,
   ],
   [
     'amount',
@@ -43,7 +43,7 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ],
   [
     'text',
-    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz|tekst|beskrivelse|beskrivning|forklaring|selite|opis|popis|tytul|historico|descricao)(?![a-z])/,
+    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz|tekst|beskrivelse|beskrivning|forklaring|selite|opis|popis|tytul|historico|descricao|lancamentos?)(?![a-z])/,
   ],
 ];
 
@@ -185,7 +185,7 @@ function rolesIn(raw: string): Array<{ role: Role; start: number; end: number }>
   // "Belastung in EUR", "Amount (USD)", "Amount (in Rs.)": the currency qualifier names no column (its "in" is no "money in"); blanked
   // to spaces so positions still match the cell's text.
   const folded = raw.replace(
-    /(?<![a-z])(?:in\s+)?\(?\s*(?:in\s+)?(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|huf|ron|inr|rs\.?|aud|cad|nzd|sgd|hkd|zar|brl|jpy|myr|idr|php|thb|aed|sar|try)\s*\)?(?![a-z])/g,
+    /(?<![a-z])(?:in\s+)?\(?\s*(?:in\s+)?(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|huf|ron|inr|rs\.?|r\$|aud|cad|nzd|sgd|hkd|zar|brl|mxn|ars|clp|cop|jpy|myr|idr|php|thb|aed|sar|try)\s*\)?(?![a-z])/g,
     (m) => ' '.repeat(m.length),
   );
   const found: Array<{ role: Role; start: number; end: number }> = [];
@@ -264,6 +264,11 @@ function headerColumns(line: Line, folded: string[]): Column[] | null {
       cols.push({ role: r.role, x0, x1, words });
     });
   });
+  // Portuguese "Valor (R$)" is the amount, where Spanish "Valor" (fecha valor) is the value date: a "valor" column
+  // beside no other money column is the amount ("Data | Lançamentos | Valor (R$) | Saldo (R$)").
+  const money = (c: Column) => c.role === 'amount' || c.role === 'debit' || c.role === 'credit';
+  if (!cols.some(money))
+    for (const c of cols) if (c.role === 'value' && /^\s*valor\s*$/.test(c.words ?? '')) c.role = 'amount';
   const roles = new Set(cols.map((c) => c.role));
   if (!roles.has('date') && !roles.has('value')) return null;
   if (!roles.has('amount') && !roles.has('debit') && !roles.has('credit')) return null;
