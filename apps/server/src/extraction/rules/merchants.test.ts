@@ -12,6 +12,7 @@ describe('chains named on a till slip', () => {
     ['WHOLEFOODS', 'Whole Foods Market', true],
     ['toom Baumar kt', 'Toom Baumarkt', true],
     ['ut Loblaws', 'Loblaws', true],
+    ['THE HOME DEPOT', 'HOME DEPOT', true],
     // OCR's readings of a logo.
     ['LDL', 'Lidl', false],
     ['L$DL', 'Lidl', false],

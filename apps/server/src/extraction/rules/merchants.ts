@@ -431,8 +431,8 @@ export function knownMerchant(line: string, strict = false): { name: string; exa
     .trim()
     .split(/\s+/)
     .filter((w) => /[\p{L}\d$]/u.test(w));
-  // A speck of the logo read as a short word before the name ("ut Loblaws").
-  if (words.length > 1 && words[0]!.length <= 2 && !/\d/.test(words[0]!)) {
+  // A speck of the logo read as a short word before the name ("ut Loblaws"), or an article ("THE HOME DEPOT").
+  if (words.length > 1 && (words[0]!.length <= 2 || /^the$/i.test(words[0]!)) && !/\d/.test(words[0]!)) {
     words = words.slice(1);
     original = original.slice(1);
   }
