@@ -1343,3 +1343,28 @@ R$ 0,00                         R$ 1.300,00                    R$ 0,00          
     expect(f).toMatchObject({ vendor: 'EMPRESA EXEMPLO PRESTADORA LTDA', amount: 1300, currency: 'BRL' });
   });
 });
+
+describe('receipts of fresh sample 18 (dev, rebuilt as plain text)', () => {
+  it("a Nepali shop's slip: its web address at the head names it, 'Gross Amount' is a total", () => {
+    const f = fields(`
+              Saathimart .com
+      Khileshwori Trading Pvt. Ltd.
+            Narephat, Kathmandu
+          VAT No. : 610282856
+        ABBREVIATED TAX INVOICE
+Bill NO: SI37482-NKT-80/81
+Date     : 07/05/2024
+Payment Mode : Cash
+Sn  Particulars          Qty   Rate   Amount
+1   COLGATE DENTAL        1     95       95
+2   PATANJALI ANTI        1     70       70
+3   GODREJ NO 1 SOAP      1     20       20
+                  Gross Amount :       185.00
+                  Discount        3      0.00
+                  Net Amount      :    185.00
+                  Tender          :    185.00
+                  Change                 0.00
+Thank you for shopping with saathimart.`);
+    expect(f).toMatchObject({ vendor: 'Saathimart .com', amount: 185, invoice_number: 'SI37482-NKT-80/81' });
+  });
+});

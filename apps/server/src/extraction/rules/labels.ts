@@ -53,6 +53,8 @@ export const TOTAL_STRONG = wordsLoose([
   'summe brutto',
   'gesamt brutto',
   'bruttobetrag',
+  // English "Gross Amount" / "Gross Total": with its tax, before anything deducted.
+  'gross (?:amount|total)',
   'zu bezahlen',
   'gesamt\\w*betrag',
   'gesamtpreis (?:inkl\\.?|inklusive) (?:mwst|ust)',

@@ -383,6 +383,10 @@ describe('a shop name with its branch number', () => {
     expect(withoutBranchNumber('Hauptstraße 123')).toBe('Hauptstraße 123');
     expect(withoutBranchNumber('Main Street 1200')).toBe('Main Street 1200');
     expect(withoutBranchNumber('Klever Ring 3 47533')).toBe('Klever Ring 3 47533');
+    // A suite's number is the address's, not a branch's.
+    expect(withoutBranchNumber('Two Westbrook Corporate Center Suite 500')).toBe(
+      'Two Westbrook Corporate Center Suite 500',
+    );
     expect(withoutBranchNumber('7-Eleven')).toBe('7-Eleven');
     expect(withoutBranchNumber('1234')).toBe('1234');
   });

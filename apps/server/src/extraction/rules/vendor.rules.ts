@@ -6,7 +6,7 @@ import { knownMerchant } from './merchants';
 import { findAmounts } from './money.parser';
 
 const ADDRESSY =
-  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|\bnro\.?:?\s*\d|@|www\.|https?:|p\.?o\.? box|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d|\b(?:ring|damm|ufer|gasse)\s+\d{1,4}[a-z]?\b/i;
+  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|\bnro\.?:?\s*\d|@|www\.|https?:|p\.?o\.? box|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d|\b(?:ring|damm|ufer|gasse)\s+\d{1,4}[a-z]?\b|\b(?:suite|ste\.?|unit|floor|fl\.)\s*#?\d{1,5}[a-z]?\b/i;
 
 const BARE_TO = /^\s*(?:to|an|a|aan|para|per|catre|destinataire)\s*:?\s*$/;
 
@@ -217,7 +217,7 @@ export function withoutBranchNumber(text: string): string {
 
 /** A street's name without its number: German compounds and the street words that end or begin one. */
 const STREET_NAME =
-  /(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|steig|chaussee|laan|straat|gracht|vej|gatan|gata|veien)$|(?<![\p{L}])(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln\.?|way|drive|dr\.?|blvd\.?|boulevard|highway|hwy)$|^(?:rue|via|viale|corso|piazza|calle|avenida|av\.|rua|ulica|ul\.)(?![\p{L}])/iu;
+  /(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|steig|chaussee|laan|straat|gracht|vej|gatan|gata|veien)$|(?<![\p{L}])(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln\.?|way|drive|dr\.?|blvd\.?|boulevard|highway|hwy|suite|ste\.?|unit|floor)$|^(?:rue|via|viale|corso|piazza|calle|avenida|av\.|rua|ulica|ul\.)(?![\p{L}])/iu;
 
 /** Strips labels, titles and trailing punctuation around a company name. */
 export function cleanVendor(raw: string): string {
@@ -928,10 +928,24 @@ export function findVendor(
     });
   }
 
+  const firstLines = doc.lines.filter((l) => l.page === 1).slice(0, 6);
+  // 6b. A shop that calls itself by its web address at the head of its slip ("Saathimart .com", "Amazon.com"): that
+  // name, a little above a letterhead guessed from type size.
+  firstLines.slice(0, 3).forEach((line) => {
+    const i = doc.lines.indexOf(line);
+    line.cells.forEach((cell, j) => {
+      if (customer.has(`${i}:${j}`)) return;
+      const m =
+        /^\s*(\p{L}[\p{L}\d-]{2,30})\s?\.\s?(com|net|org|shop|store|co\.uk|co|in|de|fr|it|es|nl|com\.au|com\.br|pl|ro)\s*$/iu.exec(
+          cell.text,
+        );
+      if (m) add(`${m[1]}.${m[2]!.toLowerCase()}`, 0.76, i);
+    });
+  });
+
   // 7. A chain's name at the head of the first page or in its last lines (a till slip's logo and its "Thank you for
   // shopping at …"), spelt right or as OCR misreads a logo ("LDL", "L$DL"): the chain (merchants.ts). Above a
   // letterhead or a legal form guessed from the layout, below a seller label.
-  const firstLines = doc.lines.filter((l) => l.page === 1).slice(0, 6);
   doc.lines.forEach((line, i) => {
     if (line.page !== 1 || !(firstLines.includes(line) || line.rel > 0.85)) return;
     // Each cell, and the whole line where the name is spaced into cells ("toom | Baumar kt | GmbH").
