@@ -165,6 +165,16 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
   return { value: 'other', confidence: 0.3 };
 }
 
+/**
+ * Whether a document looks like a till's slip at all: a narrow strip of text, or two of a till's or a card
+ * terminal's words. Cheaper and looser than the document type; the vendor rules ask it before trusting a chain's name.
+ */
+export function receiptLike(doc: Doc): boolean {
+  if (stripShape(doc) >= 1.7) return true;
+  const re = CUES.receipt!.re;
+  return new Set(doc.foldedText.match(new RegExp(re.source, 'g')) ?? []).size >= 2;
+}
+
 /** Page 1's text block, height over width (0 with fewer than ten lines: too little to tell a shape). */
 function stripShape(doc: Doc): number {
   const first = doc.lines.filter((l) => l.page === 1);

@@ -32,6 +32,7 @@ describe('chains named on a till slip', () => {
     'Vielen Dank für Ihren Einkauf',
     'Rechnung',
     'Kasse',
+    'Denver, CO 12345',
   ])('%s names no chain', (line) => {
     expect(knownMerchant(line)).toBeNull();
   });
@@ -40,6 +41,23 @@ describe('chains named on a till slip', () => {
     expect(knownMerchant('Netto')).toEqual({ name: 'Netto', exact: true });
     expect(knownMerchant('Netto', true)).toBeNull();
     expect(knownMerchant('NETO')).toBeNull();
+  });
+
+  it("a supplier's invoice to a chain is the supplier's: a chain's name weighs less off a till's slip", () => {
+    const f = extractFieldsFromLines(
+      linesFromPlainText(`
+Brightline Packaging Ltd
+12 Mill Lane, Leeds LS1 4AB
+                                   INVOICE
+Tesco
+Shire Park, Welwyn Garden City AL7 1GA
+Invoice No: 4471                   Date: 03/04/2024
+Description          Qty    Price     Amount
+Cardboard boxes      100     1.20     120.00
+VAT 20%                                24.00
+Total                                 144.00`),
+    );
+    expect(f.vendor?.value).toBe('Brightline Packaging Ltd');
   });
 
   it('the vendor of a slip whose logo OCR read as "LDL", over the street under it', () => {

@@ -449,7 +449,9 @@ export function knownMerchant(line: string, strict = false): { name: string; exa
     const name = hit && SPELLINGS.has(printed.toLowerCase()) ? printed : hit;
     if (name && (!COMMON.has(k) || (n === words.length && !strict))) return { name, exact: true };
     if (strict) continue;
-    if (k.length < 3 || /\d/.test(k)) continue;
+    // A misspelling is trusted only on a line of words alone: no comma, no figure ("Denver, CO 12345" is a town one
+    // letter from "Denner").
+    if (k.length < 3 || /[\d,;:]/.test(line)) continue;
     const allowed = k.length <= 7 ? 1 : 2;
     let best: string | null = null;
     let bestD = allowed + 1;

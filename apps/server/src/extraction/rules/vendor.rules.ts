@@ -1,6 +1,7 @@
 import type { FieldGuess, Line, PartyHints } from '../extraction.types';
 import { findDates } from './date.parser';
 import { cellBelow, type Doc, editDistance, labelAbove } from './document';
+import { receiptLike } from './document-type.rules';
 import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VENDOR_LABEL } from './labels';
 import { knownMerchant } from './merchants';
 import { findAmounts } from './money.parser';
@@ -929,6 +930,7 @@ export function findVendor(
   }
 
   const firstLines = doc.lines.filter((l) => l.page === 1).slice(0, 6);
+  const slip = receiptLike(doc);
   // 6b. A shop that calls itself by its web address at the head of its slip ("Saathimart .com", "Amazon.com"): that
   // name, a little above a letterhead guessed from type size.
   firstLines.slice(0, 3).forEach((line) => {
@@ -953,7 +955,9 @@ export function findVendor(
     if (texts.length === line.cells.length && texts.length > 1) texts.push(line.cells.map((c) => c.text).join(' '));
     for (const text of texts) {
       const chain = knownMerchant(text, !firstLines.includes(line));
-      if (chain && !isOwn(chain.name)) add(chain.name, chain.exact ? 0.8 : 0.78, i);
+      // On a till's slip, above a letterhead or a legal form; on an invoice (a supplier's to a chain, whose name may
+      // head the page as the customer's) no more than a letterhead.
+      if (chain && !isOwn(chain.name)) add(chain.name, (slip ? 0.8 : 0.7) - (chain.exact ? 0 : 0.02), i);
     }
   });
 
