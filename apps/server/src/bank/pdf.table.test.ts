@@ -1944,3 +1944,50 @@ describe('a Brazilian statement with debit and credit columns', () => {
     ]);
   });
 });
+
+describe('a checks table printed three times side by side', () => {
+  it("reads 'Checks' over 'DATE | CHECK# | AMOUNT($)' ×3 as debits, the year from 'Your new balance as of 06/17/2020'", () => {
+    const st = statementFromLines(
+      lines([
+        [['Example Bank', 140, 700]],
+        [['For 04/04/2022', 140, 500]],
+        [
+          ['Your previous balance as of 04/04/2022', 140, 900],
+          ['$41,982.42', 1000, 1200],
+        ],
+        [
+          ['Your new balance as of 06/17/2020', 140, 900],
+          ['= $5,657.47', 1000, 1200],
+        ],
+        [['Checks', 140, 300]],
+        [
+          ['DATE', 140, 240],
+          ['CHECK#', 340, 460],
+          ['AMOUNT($)', 740, 900],
+          ['DATE', 1080, 1180],
+          ['CHECK#', 1280, 1400],
+          ['AMOUNT($)', 1680, 1840],
+          ['DATE', 2020, 2120],
+          ['CHECK#', 2220, 2340],
+          ['AMOUNT($)', 2620, 2780],
+        ],
+        [
+          ['05/26', 140, 240],
+          ['1401', 350, 440],
+          ['450.00', 820, 900],
+          ['06/05', 1080, 1180],
+          ['*965025', 1290, 1420],
+          ['101.39', 1760, 1840],
+          ['06/09', 2020, 2120],
+          ['985026', 2230, 2350],
+          ['150.00', 2700, 2780],
+        ],
+      ]),
+    );
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type])).toEqual([
+      ['2020-05-26', 45000, 'debit'],
+      ['2020-06-05', 10139, 'debit'],
+      ['2020-06-09', 15000, 'debit'],
+    ]);
+  });
+});

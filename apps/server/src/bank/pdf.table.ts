@@ -43,7 +43,7 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ],
   [
     'text',
-    /(?<![a-z])(check (?:nbr|no|number|#)|cheque (?:no|number)|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz|tekst|beskrivelse|beskrivning|forklaring|selite|opis|popis|tytul|historico|descricao|lancamentos?)(?![a-z])/,
+    /(?<![a-z])(check ?(?:nbr|no|number|#)|cheque ?(?:no|number|#)|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz|tekst|beskrivelse|beskrivning|forklaring|selite|opis|popis|tytul|historico|descricao|lancamentos?)(?![a-z])/,
   ],
 ];
 
@@ -1012,7 +1012,8 @@ function splitRepeatedTables(lines: Line[]): Line[] {
     out.push(split(line)[0]!);
     for (let j = i + 1; j < lines.length; j += 1) {
       const l = lines[j]!;
-      if (l.page !== line.page || !findDates(l.text, 'dmy').length) break;
+      // Rows dated with or without a year ("05/26 | 1401 | 450.00 | 06/05 | …").
+      if (l.page !== line.page || !(findDates(l.text, 'dmy').length || DATED_START.test(l.cells[0]!.text))) break;
       out.push(...split(l));
       i = j;
     }
@@ -1254,9 +1255,17 @@ function readStatementLines(
       .filter((l) => l.cells.some((c) => fraction.test(c.text) && amountCell(c.text, decimals, hint)))
       .map((l) => l.page),
   );
-  // The year of dates printed without one ("1/10", "05.03."): the period's end, else the statement's own date (the
-  // latest full date above the table on page 1: "January 31, 2022").
-  const reference = head.endDate ?? statementDate(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
+  // The year of dates printed without one ("1/10", "05.03."): the period's end, else the date of the closing balance
+  // ("Your new balance as of 06/17/2020"), else the statement's own date (the latest full date above the table on
+  // page 1: "January 31, 2022").
+  const closingDate = doc.lines
+    .map((l) => foldAligned(l.text))
+    .map((f, k) =>
+      CLOSING.test(f) && !OPENING.test(f) ? findDates(doc.lines[k]!.text, doc.dayOrder)[0]?.iso : undefined,
+    )
+    .find((d) => d !== undefined);
+  const reference =
+    head.endDate ?? closingDate ?? statementDate(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
   const endYear = reference ? Number(reference.slice(0, 4)) : null;
   const endMonth = reference ? Number(reference.slice(5, 7)) : null;
   const yearOf = (m: number) => (endYear === null ? null : endMonth !== null && m > endMonth ? endYear - 1 : endYear);
@@ -1328,6 +1337,13 @@ function readStatementLines(
   // The text of a dated line with no amount ("01 Feb ST GEORGE CARDS"), for the booking whose amount comes a line lower.
   let dayText: { text: string; line: Line } | null = null;
   const card = CARD_STATEMENT.test(doc.folded.flat().join(' '));
+  // A section heading right above the first table ("Checks" over "DATE | CHECK# | AMOUNT($)") says what its rows are.
+  for (let k = firstHeader - 1; k >= Math.max(0, firstHeader - 2); k -= 1) {
+    const f = foldAligned(doc.lines[k]!.text);
+    if (doc.lines[k]!.page !== doc.lines[firstHeader]!.page || findAmounts(doc.lines[k]!.text).length) break;
+    section = sectionType(f, card);
+    if (section) break;
+  }
   for (let i = Math.max(firstHeader, 0); i < doc.lines.length; i += 1) {
     const line = doc.lines[i]!;
     const hdr = headerColumns(line, doc.folded[i]!);
