@@ -1680,7 +1680,7 @@ describe('Indian card statements (a fifth fresh sample, dev)', () => {
         [['HDFC Bank Credit Cards GSTIN : 33AAACH2702H2Z6', 900, 1700]],
         [
           ['Name', 80, 160],
-          [': CHAUHAN JAYDEEP', 200, 600],
+          [': ASHA VERMA', 200, 600],
           ['Statement for HDFC Bank Credit Card', 1200, 1900],
         ],
         [
@@ -1755,15 +1755,15 @@ describe('Indian card statements (a fifth fresh sample, dev)', () => {
       [
         ['Name', 80, 160],
         [':', 200, 210],
-        ['CHAUHAN JAYDEEP', 240, 600],
+        ['ASHA VERMA', 240, 600],
         ['Statement Date', 1000, 1300],
         ['18-Jul-2025', 1600, 1800],
       ],
       [
         ['Address :', 80, 220],
-        ['501, ZOLO PAREA', 240, 600],
+        ['12, LAKE VIEW ROAD', 240, 600],
         ['Card Number', 1000, 1300],
-        ['4069 XXXX XXXX 3843', 1500, 1900],
+        ['4111 XXXX XXXX 1234', 1500, 1900],
       ],
       [
         ['Total Amount Due `', 1000, 1400],
@@ -1851,7 +1851,7 @@ describe('Indian card statements (a fifth fresh sample, dev)', () => {
     ]);
     expect(st).toMatchObject({
       bankName: 'AU Small Finance Bank',
-      accountNumber: '4069XXXXXXXX3843',
+      accountNumber: '4111XXXXXXXX1234',
       currency: 'INR',
       openingBalanceMinor: 2642524,
       closingBalanceMinor: 198498,

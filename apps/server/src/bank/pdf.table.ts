@@ -75,7 +75,7 @@ const CARD_STATEMENT =
 const STATEMENT_END = /(statement ending|statement closing date|period ending|statement end date)/;
 
 /**
- * An account number after its label: a card's number masked in the middle ("4069 XXXX XXXX 3843"), digits (a letter
+ * An account number after its label: a card's number masked in the middle ("4111 XXXX XXXX 1234"), digits (a letter
  * prefix allowed), or masked but for its last digits ("xxxxxx1234").
  */
 const ACCOUNT_NUMBER = String.raw`\d{4}[ -]?(?:\d{4}[ -]?)?(?:[Xx*•]{2,8}[ -]?){1,3}\d{2,6}(?![\dA-Za-z])|[A-Z]{0,4}\d[\d \-/.]{3,30}\d|(?:[Xx*•]{2,12}[ -]?){1,4}\d{2,6}(?![\dA-Za-z])`;
