@@ -1368,3 +1368,20 @@ Thank you for shopping with saathimart.`);
     expect(f).toMatchObject({ vendor: 'Saathimart .com', amount: 185, invoice_number: 'SI37482-NKT-80/81' });
   });
 });
+
+describe('a bilingual Hungarian invoice whose seller is only in a picture (eval/real-world-2 dev)', () => {
+  it("names no label ('Fizetési mód/ Teljesítés időpontja/'), no title ('Számla/Invoice (Minta)') and no software maker as its vendor", () => {
+    const f = fields(`
+Számla/Invoice (Minta)
+                                                  Sorszám/Invoice No.     287/2008/V
+Szállító/Sold by                                  Vevő/Client
+     Fizetési mód/    Teljesítés időpontja/    Számla kelte/     Esedékesség/
+   Method of payment    Date of fulfilment     Date of invoice     Due
+     Készpénz/Cash      2008. 10. 17.          2008. 10. 17.       2008. 10. 17.
+               Összesen/Total      500 EUR      100 EUR      26 200 Ft     600 EUR
+                                  Fizetendő végösszeg/Total: 600 EUR
+Ez a számla a Kulcs-Soft Számítástechnika Zrt. rendszerével készült http://www.kulcs-soft.hu
+This invoice was prepared using the program of Key-Soft Software Co. http://www.kulcs-soft.hu`);
+    expect(f).toMatchObject({ vendor: null, amount: 600, currency: 'EUR', invoice_number: '287/2008/V' });
+  });
+});

@@ -1024,6 +1024,8 @@ export const DOCUMENT_TITLES = {
     'faktura vat',
     'faktura - danovy doklad',
     'фактура',
+    // Hungarian.
+    'szamla',
     'счет-фактура',
     'рахунок-фактура',
   ],

@@ -2,7 +2,15 @@ import type { FieldGuess, Line, PartyHints } from '../extraction.types';
 import { findDates } from './date.parser';
 import { cellBelow, type Doc, editDistance, labelAbove } from './document';
 import { receiptLike } from './document-type.rules';
-import { CUSTOMER_LABEL, LEGAL_FORM, TITLE_WORDS, TOTAL_STRONG, TOTAL_WEAK, VENDOR_LABEL } from './labels';
+import {
+  CUSTOMER_LABEL,
+  LEGAL_FORM,
+  NUMBER_LABEL,
+  TITLE_WORDS,
+  TOTAL_STRONG,
+  TOTAL_WEAK,
+  VENDOR_LABEL,
+} from './labels';
 import { knownMerchant } from './merchants';
 import { findAmounts } from './money.parser';
 
@@ -32,6 +40,10 @@ const VENDOR_LABEL_ALL = new RegExp(VENDOR_LABEL.source, 'g');
 const JAPANESE_ADDRESS =
   /^〒|^(?:東京都|北海道|京都府|大阪府|[\u4e00-\u9fff]{2,3}県)\s?[\u4e00-\u9fff]{1,5}[市区町村郡]/;
 /** A sentence addressed to the reader, not a name (folded): "Here's your receipt", "Thanks for your order", "Vielen Dank". */
+/** A footer crediting the software that printed the document, whose maker is no party to it. */
+const SOFTWARE_CREDIT =
+  /(?<![a-z])(?:prepared (?:using|with|by)|created (?:using|with|by)|generated (?:using|with|by)|made with|powered by|erstellt mit|generiert (?:mit|von|durch)|realise avec|genere (?:par|avec)|rendszerevel keszult|keszult a|programmal keszult)(?![a-z])/;
+
 const MESSAGE =
   /(?<![a-z])(?:your|you|you're|we've|we're|here's|here is|thanks|thank you|ihre?|ihren|vielen dank|danke|votre|vos|merci|grazie|gracias|su pedido|bedankt|uw)(?![a-z])/;
 /** The honorific after an addressee's name ("… 御中", "… 様", "… 殿"). */
@@ -386,6 +398,10 @@ export function findVendor(
   const add = (raw: string, score: number, line: number) => {
     // A field's label ("NUMERO:", "Billing Contact:"), never a name.
     if (/:\s*$/.test(raw)) return;
+    // A bilingual form's labels ("Fizetési mód/ Teljesítés időpontja/", "Szállító/Sold by"): each ends in a slash.
+    if (/\/\s*$/.test(raw)) return;
+    // The software that printed the page ("This invoice was prepared using the program of Key-Soft …").
+    if (SOFTWARE_CREDIT.test(foldPlain(doc.lines[line]?.text ?? ''))) return;
     const name = cleanVendor(raw);
     if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name) || isOwn(name)) return;
     if (HEADING_NOT_NAME.test(foldPlain(name)) || CUT_AFTER_PREPOSITION.test(name)) return;
@@ -400,6 +416,16 @@ export function findVendor(
     if (customerNames.has(coreName(name))) return;
     const f = name.toLowerCase();
     if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
+    // A bilingual title with a note in brackets ("Számla/Invoice (Minta)": invoice, sample): title words only.
+    const titleRest = foldPlain(name)
+      .replace(new RegExp(TITLE_WORDS.source, 'g'), ' ')
+      .replace(/\(\s*(?:minta|sample|muster|copy|kopie|copie|duplicate|duplikat|original|originale?)\s*\)/g, '')
+      .replace(/[\s/()|-]+/g, '');
+    if (TITLE_WORDS.test(foldPlain(name)) && titleRest.length < 3) return;
+    // A number's label, in one language or two ("Sorszám/Invoice No.").
+    const numberLabel = NUMBER_LABEL.exec(foldPlain(name));
+    if (numberLabel && numberLabel.index + numberLabel[0].length >= foldPlain(name).replace(/[\s.:#]+$/, '').length)
+      return;
     // A title naming what it is for ("Receipt for Groceries", "Rechnung für Beratung"): no one's name.
     const title = TITLE_WORDS.exec(f);
     if (title?.index === 0 && /^\s+(?:for|from|of|fur|für|pour|de|per|para|voor|van)\s/.test(f.slice(title[0].length)))
