@@ -182,8 +182,8 @@ function settleGarbledDates(rows: Row[]): Row[] {
  * ("Buchungstag Valuta"), and each gets its share of the cell's width.
  */
 function rolesIn(raw: string): Array<{ role: Role; start: number; end: number }> {
-  // "Belastung in EUR", "Amount (USD)", "Amount (in Rs.)": the currency qualifier names no column (its "in" is no "money in"); blanked
-  // to spaces so positions still match the cell's text.
+  // "Belastung in EUR", "Amount (USD)", "Amount (in Rs.)": the currency qualifier names no column (its "in" is no
+  // "money in"); blanked to spaces so positions still match the cell's text.
   const folded = raw.replace(
     /(?<![a-z])(?:in\s+)?\(?\s*(?:in\s+)?(?:eur|usd|gbp|chf|sek|nok|dkk|pln|czk|huf|ron|inr|rs\.?|r\$|aud|cad|nzd|sgd|hkd|zar|brl|mxn|ars|clp|cop|jpy|myr|idr|php|thb|aed|sar|try)\s*\)?(?![a-z])/g,
     (m) => ' '.repeat(m.length),
@@ -1201,6 +1201,7 @@ const ILLUSTRATION =
  */
 function withoutIllustrations(lines: Line[]): Line[] {
   const folded = lines.map((l) => foldAligned(l.text).replace(/\s+/g, ' ').trim());
+  if (!folded.some((f) => ILLUSTRATION.test(f))) return lines;
   const headers = new Set<string>();
   let booked = false;
   for (let i = 0; i < lines.length; i += 1) {
@@ -1222,7 +1223,8 @@ function withoutIllustrations(lines: Line[]): Line[] {
 }
 
 /** Reads a statement from its lines; `lines` may come from the text layer, OCR, or both. */
-export function statementFromLines(input: Line[]): ParsedStatement {
+export function statementFromLines(lines: Line[]): ParsedStatement {
+  const input = withoutIllustrations(lines);
   const first = readStatementLines(input);
   if (first.decided || first.statement.transactions.length < 2) return first.statement;
   // No date on the page settles the day order ("03/05", "04/05"): the order that keeps the bookings close together,
@@ -1239,7 +1241,7 @@ function readStatementLines(
 ): { statement: ParsedStatement; decided: boolean; order: DayOrder } {
   const st = emptyStatement();
   if (!input.length) return { statement: st, decided: true, order: order ?? 'dmy' };
-  const lines = mergeStackedHeaders(splitRepeatedTables(joinSplitRows(splitAmountCells(withoutIllustrations(input)))));
+  const lines = mergeStackedHeaders(splitRepeatedTables(joinSplitRows(splitAmountCells(input))));
   const doc = prepareDoc(lines);
   if (order) doc.dayOrder = order;
   const firstHeader = doc.lines.findIndex((l, i) => headerColumns(l, doc.folded[i]!) !== null);
@@ -1258,12 +1260,12 @@ function readStatementLines(
   // The year of dates printed without one ("1/10", "05.03."): the period's end, else the date of the closing balance
   // ("Your new balance as of 06/17/2020"), else the statement's own date (the latest full date above the table on
   // page 1: "January 31, 2022").
-  const closingDate = doc.lines
-    .map((l) => foldAligned(l.text))
-    .map((f, k) =>
-      CLOSING.test(f) && !OPENING.test(f) ? findDates(doc.lines[k]!.text, doc.dayOrder)[0]?.iso : undefined,
-    )
-    .find((d) => d !== undefined);
+  let closingDate: string | undefined;
+  for (const l of doc.lines) {
+    const f = foldAligned(l.text);
+    closingDate = CLOSING.test(f) && !OPENING.test(f) ? findDates(l.text, doc.dayOrder)[0]?.iso : undefined;
+    if (closingDate) break;
+  }
   const reference =
     head.endDate ?? closingDate ?? statementDate(doc, firstHeader === -1 ? doc.lines.length : firstHeader);
   const endYear = reference ? Number(reference.slice(0, 4)) : null;

@@ -67,10 +67,11 @@ const CUES: Partial<Record<DocumentTitleType, { re: RegExp; each: number; cap: n
     each: 0.75,
     cap: 1.5,
   },
-  // A till's or a card terminal's words: change handed back (not a "tipo de cambio", an exchange rate), cash, the terminal and its trace numbers, the count of
-  // articles, the customer's copy, thanks for shopping, the sales associate and the tip, bottle deposits, goods
-  // weighed at a price per kilo, the card that paid; Japanese tills' change (お釣), cash taken (預り) and cash total (現計);
-  // Indonesian, Portuguese, Polish, Italian, Spanish, Vietnamese and Philippine tills' cash, change, cashier and slip.
+  // A till's or a card terminal's words: change handed back (not a "tipo de cambio", an exchange rate), cash, the
+  // terminal and its trace numbers, the count of articles, the customer's copy, thanks for shopping, the sales
+  // associate and the tip, bottle deposits, goods weighed at a price per kilo, the card that paid; Japanese tills'
+  // change (お釣), cash taken (預り) and cash total (現計); Indonesian, Portuguese, Polish, Italian, Spanish, Vietnamese
+  // and Philippine tills' cash, change, cashier and slip.
   receipt: {
     re: /(?<![a-z])(?:ruckgeld|rueckgeld|wechselgeld|zuruck|bargeld|gegeben|bar|change(?: due)?|tend(?:ered)?|cash|monnaie rendue|rendu|especes|contanti|resto|efectivo|(?<!tipo de |tasa de )cambio|entregado|numerar|wisselgeld|contant|terminal(?:-?id)?|trace(?:-?nr)?|approval|genehmigungs?-?nr|kartenzahlung|ec-?karte|girocard|kontaktlos|contactless|cashier|kassierer\w*|kasse|bon-?nr|kundenbeleg|beleg aufbewahren|tse|items? sold|anzahl artikel|nombre d.articles|customer copy|kundenkopie|copie client|thank you for (?:shopping|your purchase|your visit)|vielen dank fur ihren einkauf|merci de votre visite|grazie e arrivederci|gracias por su compra|gracias por su visita|bedankt voor uw aankoop|sales associate|tip|gratuity|trinkgeld|pourboire|propina|mancia|fooi|posten|pfand|leergut|eur\/kg|master ?card|visa|maestro|eftpos|chip read|pin verified|verified by pin|auth(?:orization)? code|approved|tvr|tsi|sale|tunai|kembali(?:an)?|kasir|struk|troco|dinheiro|cupom fiscal|operador|reszta|gotowka|kasjer|scontrino|documento commerciale|cajero|tien mat|tien thua|thu ngan|vatable|vat sales|お釣|おつり|釣銭|お?預り?|現計|レシート)(?![a-z])/g,
     each: 0.5,
@@ -170,9 +171,7 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
  * terminal's words. Cheaper and looser than the document type; the vendor rules ask it before trusting a chain's name.
  */
 export function receiptLike(doc: Doc): boolean {
-  if (stripShape(doc) >= 1.7) return true;
-  const re = CUES.receipt!.re;
-  return new Set(doc.foldedText.match(new RegExp(re.source, 'g')) ?? []).size >= 2;
+  return stripShape(doc) >= 1.7 || new Set(doc.foldedText.match(CUES.receipt!.re) ?? []).size >= 2;
 }
 
 /** Page 1's text block, height over width (0 with fewer than ten lines: too little to tell a shape). */

@@ -201,7 +201,6 @@ const CHAINS = [
   'Continente',
   'Pingo Doce',
   'Minipreço',
-  'Intermarché',
   'Conad',
   'Esselunga',
   'Carrefour Express',
@@ -254,11 +253,8 @@ const CHAINS = [
   'Lewiatan',
   'Stokrotka',
   'Dino',
-  'Rossmann',
   'Albert',
   'Tesco Express',
-  'Globus',
-  'Billa',
   'Penny Market',
   'Profi',
   'Mega Image',
@@ -311,7 +307,6 @@ const CHAINS = [
   'Extra',
   'Assaí',
   'Atacadão',
-  'Jumbo',
   'Líder',
   'Éxito',
   'Olímpica',
@@ -345,11 +340,9 @@ function ocrLetters(s: string): string {
 /** Chains whose name is also a common word or label: matched only when the line is the name alone, never fuzzily. */
 const COMMON = new Set(
   [
-    'Total',
     'Plus',
     'Match',
     'Extra',
-    'Star',
     'Expert',
     'Action',
     'Real',
@@ -373,7 +366,6 @@ const COMMON = new Set(
     'Dino',
     'Meny',
     'Prisma',
-    'Extra',
     'Iceland',
     'Subway',
     'Mobil',
@@ -381,27 +373,18 @@ const COMMON = new Set(
     'Budni',
     'Globus',
     'Conrad',
-    'Expert',
     'Norma',
     'Merkur',
     'Gamma',
     'Praxis',
     'Coop',
     'Co-op',
-    'Giant',
     'Guardian',
     'Centra',
-    'Match',
     'Jumbo',
     'New World',
     'Aeon',
-  ].map((n) =>
-    n
-      .normalize('NFD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .replace(/[^\p{L}\d]/gu, '')
-      .toUpperCase(),
-  ),
+  ].map(key),
 );
 
 /** Each spelling's key → the chain's first-listed name ("MediaMarkt|Media Markt"), and the spellings listed. */
@@ -424,18 +407,17 @@ const KEYS = [...BY_KEY.keys()];
  * "NETTO" or "PLUS" alone is a label).
  */
 export function knownMerchant(line: string, strict = false): { name: string; exact: boolean } | null {
-  let words = ocrLetters(line.trim())
-    .split(/\s+/)
-    .filter((w) => /[\p{L}\d$]/u.test(w));
-  let original = line
+  // Each word as printed and as OCR's slips are undone ("L$DL" → "LSDL"), kept in step.
+  let pairs = line
     .trim()
     .split(/\s+/)
-    .filter((w) => /[\p{L}\d$]/u.test(w));
+    .map((w) => [w, ocrLetters(w)] as const)
+    .filter(([, w]) => /[\p{L}\d$]/u.test(w));
   // A speck of the logo read as a short word before the name ("ut Loblaws"), or an article ("THE HOME DEPOT").
-  if (words.length > 1 && (words[0]!.length <= 2 || /^the$/i.test(words[0]!)) && !/\d/.test(words[0]!)) {
-    words = words.slice(1);
-    original = original.slice(1);
-  }
+  const lead = pairs[0]?.[1] ?? '';
+  if (pairs.length > 1 && (lead.length <= 2 || /^the$/i.test(lead)) && !/\d/.test(lead)) pairs = pairs.slice(1);
+  const original = pairs.map(([w]) => w);
+  const words = pairs.map(([, w]) => w);
   if (!words.length || words.length > 6) return null;
   for (let n = Math.min(3, words.length); n >= 1; n -= 1) {
     const k = key(words.slice(0, n).join(' '));
@@ -458,7 +440,7 @@ export function knownMerchant(line: string, strict = false): { name: string; exa
     for (const c of KEYS) {
       if (c.length < 4 || Math.abs(c.length - k.length) > allowed) continue;
       const d = editDistance(k, c);
-      if (d < bestD || (d === bestD && best !== null && c.length > best.length)) {
+      if (d < bestD) {
         best = c;
         bestD = d;
       }

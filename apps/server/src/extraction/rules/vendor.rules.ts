@@ -36,14 +36,15 @@ function personTitled(text: string): boolean {
 }
 
 const VENDOR_LABEL_ALL = new RegExp(VENDOR_LABEL.source, 'g');
+const TITLE_WORDS_ALL = new RegExp(TITLE_WORDS.source, 'g');
 /** A Japanese address: its postcode mark, or a prefecture and a city, ward, town or village ("東京都調布市菊野台"). */
 const JAPANESE_ADDRESS =
   /^〒|^(?:東京都|北海道|京都府|大阪府|[\u4e00-\u9fff]{2,3}県)\s?[\u4e00-\u9fff]{1,5}[市区町村郡]/;
-/** A sentence addressed to the reader, not a name (folded): "Here's your receipt", "Thanks for your order", "Vielen Dank". */
 /** A footer crediting the software that printed the document, whose maker is no party to it. */
 const SOFTWARE_CREDIT =
   /(?<![a-z])(?:prepared (?:using|with|by)|created (?:using|with|by)|generated (?:using|with|by)|made with|powered by|erstellt mit|generiert (?:mit|von|durch)|realise avec|genere (?:par|avec)|rendszerevel keszult|keszult a|programmal keszult)(?![a-z])/;
 
+/** A sentence addressed to the reader, not a name (folded): "Here's your receipt", "Thanks for your order", "Vielen Dank". */
 const MESSAGE =
   /(?<![a-z])(?:your|you|you're|we've|we're|here's|here is|thanks|thank you|ihre?|ihren|vielen dank|danke|votre|vos|merci|grazie|gracias|su pedido|bedankt|uw)(?![a-z])/;
 /** The honorific after an addressee's name ("… 御中", "… 様", "… 殿"). */
@@ -403,10 +404,11 @@ export function findVendor(
     // The software that printed the page ("This invoice was prepared using the program of Key-Soft …").
     if (SOFTWARE_CREDIT.test(foldPlain(doc.lines[line]?.text ?? ''))) return;
     const name = cleanVendor(raw);
-    if (!plausibleName(name) || BANK_NAME.test(foldPlain(name)) || personTitled(name) || isOwn(name)) return;
-    if (HEADING_NOT_NAME.test(foldPlain(name)) || CUT_AFTER_PREPOSITION.test(name)) return;
+    const folded = foldPlain(name);
+    if (!plausibleName(name) || BANK_NAME.test(folded) || personTitled(name) || isOwn(name)) return;
+    if (HEADING_NOT_NAME.test(folded) || CUT_AFTER_PREPOSITION.test(name)) return;
     // An address's country line ("Australia", printed large under a logo), no one's name.
-    if (COUNTRY_ONLY.test(foldPlain(name).trim())) return;
+    if (COUNTRY_ONLY.test(folded)) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
     if (coreName(name).length < 2) return;
     // A form's field label ("Contact Name", "Company Name", "Attn"), not the name written in it.
@@ -414,18 +416,16 @@ export function findVendor(
     // A slogan ("Amazing Service, Everytime!"), not a name.
     if (/!$/.test(name) && /\s|,/.test(name)) return;
     if (customerNames.has(coreName(name))) return;
-    const f = name.toLowerCase();
-    if (TITLE_WORDS.test(f) && f.replace(TITLE_WORDS, '').trim().length < 3) return;
-    // A bilingual title with a note in brackets ("Számla/Invoice (Minta)": invoice, sample): title words only.
-    const titleRest = foldPlain(name)
-      .replace(new RegExp(TITLE_WORDS.source, 'g'), ' ')
+    // Title words and little else ("Invoice", "Számla/Invoice (Minta)": invoice, sample, in two languages).
+    const titleRest = folded
+      .replace(TITLE_WORDS_ALL, ' ')
       .replace(/\(\s*(?:minta|sample|muster|copy|kopie|copie|duplicate|duplikat|original|originale?)\s*\)/g, '')
       .replace(/[\s/()|-]+/g, '');
-    if (TITLE_WORDS.test(foldPlain(name)) && titleRest.length < 3) return;
+    if (TITLE_WORDS.test(folded) && titleRest.length < 3) return;
     // A number's label, in one language or two ("Sorszám/Invoice No.").
-    const numberLabel = NUMBER_LABEL.exec(foldPlain(name));
-    if (numberLabel && numberLabel.index + numberLabel[0].length >= foldPlain(name).replace(/[\s.:#]+$/, '').length)
-      return;
+    const numberLabel = NUMBER_LABEL.exec(folded);
+    if (numberLabel && numberLabel.index + numberLabel[0].length >= folded.replace(/[\s.:#]+$/, '').length) return;
+    const f = name.toLowerCase();
     // A title naming what it is for ("Receipt for Groceries", "Rechnung für Beratung"): no one's name.
     const title = TITLE_WORDS.exec(f);
     if (title?.index === 0 && /^\s+(?:for|from|of|fur|für|pour|de|per|para|voor|van)\s/.test(f.slice(title[0].length)))
@@ -956,7 +956,7 @@ export function findVendor(
   }
 
   const firstLines = doc.lines.filter((l) => l.page === 1).slice(0, 6);
-  const slip = receiptLike(doc);
+  let slip: boolean | undefined;
   // 6b. A shop that calls itself by its web address at the head of its slip ("Saathimart .com", "Amazon.com"): that
   // name, a little above a letterhead guessed from type size.
   firstLines.slice(0, 3).forEach((line) => {
@@ -975,15 +975,18 @@ export function findVendor(
   // shopping at …"), spelt right or as OCR misreads a logo ("LDL", "L$DL"): the chain (merchants.ts). Above a
   // letterhead or a legal form guessed from the layout, below a seller label.
   doc.lines.forEach((line, i) => {
-    if (line.page !== 1 || !(firstLines.includes(line) || line.rel > 0.85)) return;
+    const head = firstLines.includes(line);
+    if (line.page !== 1 || !(head || line.rel > 0.85)) return;
     // Each cell, and the whole line where the name is spaced into cells ("toom | Baumar kt | GmbH").
     const texts = line.cells.flatMap((cell, j) => (customer.has(`${i}:${j}`) ? [] : [cell.text]));
     if (texts.length === line.cells.length && texts.length > 1) texts.push(line.cells.map((c) => c.text).join(' '));
     for (const text of texts) {
-      const chain = knownMerchant(text, !firstLines.includes(line));
+      const chain = knownMerchant(text, !head);
+      if (!chain || isOwn(chain.name)) continue;
       // On a till's slip, above a letterhead or a legal form; on an invoice (a supplier's to a chain, whose name may
       // head the page as the customer's) no more than a letterhead.
-      if (chain && !isOwn(chain.name)) add(chain.name, (slip ? 0.8 : 0.7) - (chain.exact ? 0 : 0.02), i);
+      slip ??= receiptLike(doc);
+      add(chain.name, (slip ? 0.8 : 0.7) - (chain.exact ? 0 : 0.02), i);
     }
   });
 
