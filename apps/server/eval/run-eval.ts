@@ -7,6 +7,7 @@ import { buildEvalSet, buildFamilies, buildFamilyC, buildPhotos, cacheDir, repoR
 import { formatScore, newScore, type SetScore, score, type Truth } from './eval.scoring';
 import { loadRealWorld, type RealWorldResult, reportRealWorld } from './real-world.eval';
 import { REAL_WORLD_2_LABEL, realWorld2Dir } from './real-world-2.dataset';
+import { REAL_WORLD_3_LABEL, realWorld3Dir } from './real-world-3.dataset';
 import { runReconcileEval } from './reconcile.eval';
 import { runStatementEval } from './statement.eval';
 
@@ -14,8 +15,8 @@ import { runStatementEval } from './statement.eval';
  * `npm run eval`: per-field accuracy and time per file on
  *   (a) the shared datasets (invoices-pdf, einvoices) against their truth files, and
  *   (b) the real-world corpora (eval/real-world: public invoices and receipts, hand-checked truth; e-invoice PDFs read
- *       through their page text only; and eval/real-world-2, the sixth fresh sample, reported as its own block), dev
- *       and held-out apart, by kind and language, and
+ *       through their page text only; eval/real-world-2, the sixth fresh sample, and eval/real-world-3 (fresh samples 20 and 21),
+ *       each reported as its own block), dev and held-out apart, by kind and language, and
  *   (c) the generated set (text PDFs, scans and phone photos), built once under .tmp/extraction-eval.
  * Flags: --verbose (list every wrong field), --only <set-name-substrings,comma-separated>, --no-ocr,
  *   --corpus <dir>: also score every Factur-X / ZUGFeRD PDF under <dir> (any public corpus you have), read through its
@@ -25,7 +26,7 @@ import { runStatementEval } from './statement.eval';
  *   --timeout <s>: time limit per document (default the sandbox's 60 s; a busy machine can need more for OCR),
  *   --kind <image,photo,…>: real-world documents of these kinds only, --split <dev|held-out>: one split only (OCR
  *   work on a loaded machine: e.g. `--only real-world --kind image,photo --split dev`); `--only real-world` runs
- *   both real-world corpora, `--only real-world-2` the second alone;
+ *   all three real-world corpora, `--only real-world-2` the second alone, `--only real-world-3` the third alone;
  *   --real-dir <dir>: also score a folder laid out like eval/real-world (files/ and truth.json in its schema), for a
  *   fresh sample kept outside the repository; `--only real-dir` scores that folder alone.
  */
@@ -170,13 +171,19 @@ async function runRealWorld(entries: ReturnType<typeof loadRealWorld>): Promise<
   }
   return results;
 }
-// `--only real-world` runs both corpora, `--only real-world-2` the second alone.
+// `--only real-world` runs all three corpora, `--only real-world-2` the second alone, `--only real-world-3` the third.
 if (!only || only.split(',').some((o) => 'real-world'.includes(o)))
   for (const line of reportRealWorld(await runRealWorld(loadRealWorld()), verbose)) console.log(line);
 if (!only || only.split(',').some((o) => 'real-world-2'.includes(o))) {
   // The sixth fresh sample (eval/real-world-2): its own block, its own held-out rule (the file's SHA-256).
   console.log(`${REAL_WORLD_2_LABEL}, eval/real-world-2:`);
   for (const line of reportRealWorld(await runRealWorld(loadRealWorld(realWorld2Dir)), verbose, 'real-world-2'))
+    console.log(line);
+}
+if (!only || only.split(',').some((o) => 'real-world-3'.includes(o))) {
+  // Fresh samples 20 and 21 (eval/real-world-3): its own block, the held-out rule of eval/real-world-2 (SHA-256).
+  console.log(`${REAL_WORLD_3_LABEL}, eval/real-world-3:`);
+  for (const line of reportRealWorld(await runRealWorld(loadRealWorld(realWorld3Dir)), verbose, 'real-world-3'))
     console.log(line);
 }
 if (realDir) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Line } from '../extraction/extraction.types';
+import { linesFromPlainText } from '../extraction/layout/lines';
 import {
   amountCell,
   garbledDateCandidates,
@@ -1988,6 +1989,210 @@ describe('a checks table printed three times side by side', () => {
       ['2020-05-26', 45000, 'debit'],
       ['2020-06-05', 10139, 'debit'],
       ['2020-06-09', 15000, 'debit'],
+    ]);
+  });
+});
+
+describe('a UK current account over two pages (fresh sample 11, dev; made-up holder and payees)', () => {
+  /** Lines of several pages: each row is [page, cells]. */
+  function paged(rows: Array<[number, Array<[string, number, number]>]>): Line[] {
+    const perPage = new Map<number, number>();
+    return rows.map(([page, cells], i) => {
+      const k = perPage.get(page) ?? 0;
+      perPage.set(page, k + 1);
+      return {
+        page,
+        index: i,
+        y0: 100 + 14 * k,
+        y1: 110 + 14 * k,
+        rel: (100 + 14 * k) / 842,
+        cells: cells.map(([text, x0, x1]) => ({ text, x0, x1 })),
+        text: cells.map((c) => c[0]).join('  '),
+        size: 9,
+      };
+    });
+  }
+  const header: Array<[string, number, number]> = [
+    ['Date', 53, 70],
+    ['Payment type and details', 117, 230],
+    ['£ Paid out', 350, 390],
+    ['£ Paid in', 438, 470],
+    ['£ Balance', 513, 550],
+  ];
+  const st = statementFromLines(
+    paged([
+      [1, [['Your Statement', 437, 520]]],
+      [1, [['Mr A Sample', 61, 140]]],
+      [1, [['1 Sample Street', 61, 150]]],
+      [
+        1,
+        [
+          ['Opening Balance', 360, 430],
+          ['£209 .06', 518, 550],
+        ],
+      ],
+      [
+        1,
+        [
+          ['Payments In', 360, 420],
+          ['£750.00', 518, 550],
+        ],
+      ],
+      [
+        1,
+        [
+          ['Payments Out', 360, 425],
+          ['£43.10', 518, 550],
+        ],
+      ],
+      [
+        1,
+        [
+          ['Closing Balance', 360, 430],
+          ['£915.96', 518, 550],
+        ],
+      ],
+      [
+        1,
+        [
+          ['9 July to 8 August 2025', 52, 160],
+          ['Bank Identifier Code', 356, 450],
+        ],
+      ],
+      [
+        1,
+        [
+          ['Account Name', 52, 110],
+          ['Sortcode', 356, 395],
+          ['Account Number Sheet Number', 415, 530],
+        ],
+      ],
+      [
+        1,
+        [
+          ['Mr A Sample', 52, 110],
+          ['00-11-22', 356, 395],
+          ['12345678', 415, 450],
+          ['232', 493, 510],
+        ],
+      ],
+      [1, header],
+      [
+        1,
+        [
+          ['08 Jul 25', 53, 90],
+          ['BALANCE BROUGHT FORWARD', 140, 260],
+          ['209.06', 522, 550],
+        ],
+      ],
+      [
+        1,
+        [
+          ['01 Aug 25', 53, 90],
+          ['DD', 112, 125],
+          ['GREEN ENERGY', 139, 220],
+          ['40.00', 366, 390],
+          ['169.06', 522, 550],
+        ],
+      ],
+      [
+        1,
+        [
+          ['BALANCE CARRIED FORWARD', 139, 260],
+          ['169.06', 522, 550],
+        ],
+      ],
+      [2, [['9 July to 8 August 2025', 52, 160]]],
+      [2, header],
+      [
+        2,
+        [
+          ['BALANCE BROUGHT FORWARD', 139, 260],
+          ['169.06', 522, 550],
+        ],
+      ],
+      [
+        2,
+        [
+          ['TFR', 112, 125],
+          ['001122 87654321', 139, 220],
+        ],
+      ],
+      [
+        2,
+        [
+          ['SALARY LTD', 139, 220],
+          ['750.00', 449, 470],
+        ],
+      ],
+      [
+        2,
+        [
+          ['VIS', 112, 125],
+          ['CORNER SHOP', 139, 220],
+          ['3.10', 375, 390],
+          ['915.96', 522, 550],
+        ],
+      ],
+      [
+        2,
+        [
+          ['BALANCE CARRIED FORWARD', 139, 260],
+          ['915.96', 522, 550],
+        ],
+      ],
+    ]),
+  );
+
+  it("reads the period printed without a label or a first year ('9 July to 8 August 2025'), the account number under its label, and '£209 .06'", () => {
+    expect(st).toMatchObject({
+      startDate: '2025-07-09',
+      endDate: '2025-08-08',
+      accountNumber: '12345678',
+      openingBalanceMinor: 20906,
+      closingBalanceMinor: 91596,
+    });
+  });
+
+  it('gives the bookings at the head of page 2 the day page 1 ended on, not the period repeated above them', () => {
+    expect(typed(st)).toEqual([
+      ['2025-08-01', 4000, 'debit', 16906],
+      ['2025-08-01', 75000, 'credit', null],
+      ['2025-08-01', 310, 'debit', 91596],
+    ]);
+    expect(st.warnings).toEqual([]);
+  });
+});
+
+describe('a US card statement with its activity in sections (made-up holder and merchants)', () => {
+  it("reads 'PAYMENTS AND OTHER CREDITS' as credits and 'PURCHASE' as debits, no summary label as the bank", () => {
+    const st = statementFromLines(
+      linesFromPlainText(`CARD SERVICES
+Opening/Closing Date                                   04/13/24 - 05/12/24
+Account Number: XXXX XXXX XXXX 1234
+ACCOUNT SUMMARY
+Previous Balance                                        $1,200.00
+Payment, Credits                                        -$1,200.00
+Purchases                                                 +$85.50
+New Balance                                                $85.50
+Payment Due Date                                          06/07/24
+Minimum Payment Due                                         $40.00
+ACCOUNT ACTIVITY
+    Date of
+Transaction          Merchant Name or Transaction Description          $ Amount
+PAYMENTS AND OTHER CREDITS
+04/20                Payment Thank You-Mobile                          -1,200.00
+PURCHASE
+04/15                CORNER COFFEE 1234 SEATTLE WA                          5.50
+04/22                BOOKSHOP ONLINE*AB12CD                                80.00
+2024 Totals Year-to-Date
+Total fees charged in 2024                                                 $0.00`),
+    );
+    expect(st.bankName).not.toBe('Payment, Credits');
+    expect(st.transactions.map((t) => [t.date, t.amountMinor, t.type, t.description])).toEqual([
+      ['2024-04-20', 120000, 'credit', 'Payment Thank You-Mobile'],
+      ['2024-04-15', 550, 'debit', 'CORNER COFFEE 1234 SEATTLE WA'],
+      ['2024-04-22', 8000, 'debit', 'BOOKSHOP ONLINE*AB12CD'],
     ]);
   });
 });

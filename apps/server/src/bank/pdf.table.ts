@@ -60,7 +60,7 @@ const CLOSING =
 const CARRY =
   /(?<![a-z])(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|van vorige pagina|naar volgende pagina|sold reportat|de reportat)(?![a-z])|^[\d./\s-]*(?:transport|report|reporte)(?:[^a-z]+(?:a|de|du|des|van|naar|vorige|volgende|pagina|page|solde|saldo|anterior|precedent|nouveau|nieuw|eur|chf|usd|gbp|cr|dr)(?![a-z]))*[^a-z]*$/;
 const TOTAL =
-  /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere|uscite|entrate|addebiti|accrediti|movimenti)|total des (?:debits|credits)|totaal (?:af|bij))(?![a-z])/;
+  /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|^\d{4} totals? year.to.date|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere|uscite|entrate|addebiti|accrediti|movimenti)|total des (?:debits|credits)|totaal (?:af|bij))(?![a-z])/;
 
 /**
  * Header cells of a summary box, not of a transaction table ("Payment due date", "Total credit limit", "Total
@@ -367,6 +367,8 @@ export function ocrAmountRepair(text: string, decimals: number, hint?: '.' | ','
     // letter ("539P 10", "13% 95").
     s = s
       .replace(new RegExp(`(\\d)([.,])\\s+(\\d{${decimals}})$`), '$1$2$3')
+      // A font's kerning puts the gap before the point instead ("£209 .06").
+      .replace(new RegExp(`(\\d)\\s+([.,])(\\d{${decimals}})$`), '$1$2$3')
       .replace(new RegExp(`(\\d)[P%°]\\s?(\\d{${decimals}})$`), `$1${hint ?? '.'}$2`);
     const m = new RegExp(`^([-+]?)(\\d{1,3}(?:([.,])\\d{3})+)([.,])(\\d{${decimals}})(\\s*-)?$`).exec(s);
     if (m && m[3] === m[4] && !m[2]!.replace(/\d/g, '').replaceAll(m[3]!, ''))
@@ -559,6 +561,9 @@ function amountBelowLabel(
     '',
   );
   if (rest.replace(/[\s:]/g, '').length > 4) return null;
+  // A figure of its own beside the label, however misprinted ("Opening Balance | £209 .06"): the next line's figure
+  // is another label's.
+  if (/^\s*[-+(]?[€£$]?\s?\d[\d.,' ]*\)?\s*$/.test(line.cells[at + 1]?.text ?? '')) return null;
   const from = line.cells[at]!.x0 - line.size;
   const to = line.cells[at + 1]?.x0 ?? Number.POSITIVE_INFINITY;
   for (const c of next.cells) {
@@ -741,11 +746,23 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       for (const c of l.cells) {
         const f = foldAligned(c.text).trim();
         const m = ACCOUNT_LABEL.exec(f);
-        if (m?.index !== 0 || m[0].length < f.length) continue;
+        if (m?.index !== 0) continue;
+        // A label cell that runs on into the next column's label ("Account Number Sheet Number"): only the value set
+        // flush under its start is its own.
+        const runsOn = m[0].length < f.length;
+        if (
+          runsOn &&
+          !/^(?:number|no\.?|nr\.?|num)?\s*(?:sheet|page|statement|branch|sort\s?code|iban|bic)\b/.test(
+            f.slice(m[0].length),
+          )
+        )
+          continue;
         // The first of the next lines (a label may take two) with a cell under it.
         for (const next of doc.lines.slice(i + 1, i + 3)) {
           if (next.page !== l.page || next.y0 - l.y1 > 4 * l.size) break;
-          const under = next.cells.find((n) => n.x0 < c.x1 && n.x1 > c.x0);
+          const under = next.cells.find(
+            (n) => n.x0 < c.x1 && n.x1 > c.x0 && (!runsOn || Math.abs(n.x0 - c.x0) < 1.5 * l.size),
+          );
           const num = under && new RegExp(`^\\s*(${ACCOUNT_NUMBER})\\s*$`).exec(under.text);
           if (num) {
             info.accountNumber = num[1]!.replace(/\s/g, '');
@@ -774,9 +791,23 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   } else {
     // "Statement Period February 1 – April 30, 2022", "vom 01.02. bis 30.04.2022": the first date takes the second's
     // year (the year before, where its month comes later).
+    // Unlabelled, a cell that is the period and nothing else ("11 April to 10 May 2025" under the holder's address).
+    const periodOnly = (l: Line) =>
+      l.cells.some((c) => {
+        const found = yearlessPeriod(c.text, doc.dayOrder);
+        const dates = findDates(c.text, doc.dayOrder);
+        return (
+          found &&
+          dates.length === 1 &&
+          dates[0]!.index + dates[0]!.length >= c.text.trim().length - 1 &&
+          /^\s*(?:\p{L}{3,10}\.?\s+\d{1,2}|\d{1,2}\.?\s+\p{L}{3,10}|\d{1,2}[./]\d{1,2})/u.test(c.text)
+        );
+      });
     for (const l of head) {
-      if (!labelled(l)) continue;
-      const found = yearlessPeriod(l.text, doc.dayOrder);
+      if (!labelled(l) && !periodOnly(l)) continue;
+      const found = labelled(l)
+        ? yearlessPeriod(l.text, doc.dayOrder)
+        : l.cells.map((c) => yearlessPeriod(c.text, doc.dayOrder)).find((x) => x);
       if (found) {
         info.startDate = found.start;
         info.endDate = found.end;
@@ -853,7 +884,7 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       return;
     // A field's label ("Credit Card Number", "Payment Due Date", "Credit Limit"), not a name, whatever words it holds.
     if (
-      /(?<![a-z])(?:number|no\.?|nr\.?|date|datum|period|summary|limit|balance|amount|details|name)\s*:?$/.test(
+      /(?<![a-z])(?:number|no\.?|nr\.?|date|datum|period|summary|limit|balance|amount|details|name|credits|debits|purchases|payments|charges|fees)\s*:?$/.test(
         f.trim(),
       )
     )
@@ -965,7 +996,7 @@ function joinSplitRows(lines: Line[]): Line[] {
 const CARD_CREDIT_SECTION =
   /^(?:payments?(?:,? (?:and|&) (?:other )?credits?)?|(?:other )?credits?|refunds?(?: (?:and|&) credits)?)$/;
 const CARD_DEBIT_SECTION =
-  /^(?:new )?(?:transactions|purchases|charges|activity)(?:,? (?:and|&) (?:adjustments|other charges|other debits))?$|^(?:fees|interest) charged$/;
+  /^(?:new )?(?:transactions|purchases?|charges|activity)(?:,? (?:and|&) (?:adjustments|other charges|other debits))?$|^(?:fees|interest) charged$|^(?:cash advances?|balance transfers?)$/;
 
 const DEBIT_SECTION =
   /^(?:electronic |other |atm |card |pos |ach )?(?:debits?|withdrawals?|checks?(?: paid| cleared)?|payments?|fees|charges|purchases|lastschriften|belastungen|abbuchungen|ausgange|sorties|retraits|prelevements|addebiti|uscite|cargos|adeudos|afschrijvingen|debitari|plati)(?: (?:and|&) (?:other )?(?:debits|subtractions|withdrawals|fees))?$/;
@@ -1431,6 +1462,9 @@ function readStatementLines(
     if (isBalanceRow) {
       if (CARRY.test(f) && !rows.length && carriedBeforeFirst === null)
         carriedBeforeFirst = lineAmount(line, decimals, hint);
+      // A page that opens with the balance brought forward goes on with the day the page before ended on.
+      const carried = day as { iso: string; page: number } | null;
+      if (CARRY.test(f) && carried && carried.page < line.page) day = { iso: carried.iso, page: line.page };
       if (CLOSING.test(f) && rows.length) ended = true;
       last = null;
       continue;
@@ -1455,6 +1489,10 @@ function readStatementLines(
       }
     }
     dayText = null;
+    // The statement's period repeated at a page's head ("9 July to 8 August 2025"): no booking, and no day for the
+    // bookings under it.
+    if (d && /^\s*(?:to|bis|au|al|a|-|–|—|hasta|tot|do|till)\s/i.test(d.rest) && findDates(d.rest, doc.dayOrder).length)
+      continue;
     if (d) day = { iso: d.iso, page: line.page };
     if (!d) {
       // A continuation of the row above: text only, close under it, on the same page.

@@ -412,16 +412,20 @@ async function run(
     rules = preferSure(extractFieldsFromLines(textOnly, options.hints), rules);
   }
   if (photo && (rules.amount === null || rules.invoice_date === null)) {
-    // A second reading of the document alone, cropped out of the scan around it (a receipt photographed on a car's
-    // console reads as noise until the console is cut away). The reading the rules are surer of is kept, and the
-    // other fills what it missed.
-    const again = await croppedReading(photo, options, pageDone);
+    // A second reading of the document alone: with the desk around the sheet painted in the paper's shade where a
+    // sheet stands out on a darker ground and the total is missing (a curled slip has no straight outline to crop by,
+    // and OCR's layout analysis drops the print beside a wood grain's texture), else cropped out of the scan around
+    // it (a receipt photographed on a car's console reads as noise until the console is cut away). The reading the
+    // rules are surer of is kept, and the other fills what it missed.
+    const again =
+      (rules.amount === null ? await paintedReading(photo, options, pageDone) : null) ??
+      (await croppedReading(photo, options, pageDone));
     if (again) {
-      const cropped = extractFieldsFromLines(again, options.hints);
-      if (sureness(cropped) > sureness(rules)) {
-        fillMissing(cropped, rules);
-        rules = cropped;
-      } else fillMissing(rules, cropped);
+      const second = extractFieldsFromLines(again, options.hints);
+      if (sureness(second) > sureness(rules)) {
+        fillMissing(second, rules);
+        rules = second;
+      } else fillMissing(rules, second);
     }
   }
   // Nothing but a few words of print around a picture (a browser's print of a receipt image: the date, the address
@@ -482,8 +486,29 @@ async function croppedReading(page: Canvas, options: ExtractOptions, pageDone: (
   const { cropToContent } = await import('./ocr/page.detect');
   const crop = await cropToContent(page, 0);
   if (crop === page) return null;
-  const scratch = emptyResult();
-  return ocrAll([async () => crop], options, scratch, [1], pageDone);
+  return ocrAll([async () => crop], await samePageLanguages(options), emptyResult(), [1], pageDone);
+}
+
+/**
+ * Options for another reading of a page just read: its languages fixed to those the first reading chose, so that the
+ * script probes do not start their engines again (each holds its WebAssembly memory until ended, and a photo's
+ * readings otherwise add up past the document sandbox's memory limit).
+ */
+async function samePageLanguages(options: ExtractOptions): Promise<ExtractOptions> {
+  if (options.ocrEngine || options.ocrLanguages) return options;
+  const langs = (await import('./ocr/ocr.pipeline')).lastEngineLanguages();
+  return langs ? { ...options, ocrLanguages: langs } : options;
+}
+
+const PAINTED_LONG_SIDE = 2000;
+
+/** The page read again with the ground around its sheet painted over (ocr/page.detect.ts whitenBackground), or null. */
+async function paintedReading(page: Canvas, options: ExtractOptions, pageDone: () => void): Promise<Line[] | null> {
+  const { whitenBackground } = await import('./ocr/page.detect');
+  // At 2000 px: a till slip's print reads well there, and a photo's third reading stays within the sandbox's memory.
+  const painted = await whitenBackground(page, PAINTED_LONG_SIDE);
+  if (painted === page) return null;
+  return ocrAll([async () => painted], await samePageLanguages(options), emptyResult(), [1], pageDone);
 }
 
 /**

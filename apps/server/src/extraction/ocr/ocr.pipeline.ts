@@ -38,6 +38,16 @@ export function sharedOcrEngine(langs: readonly string[]): Promise<OcrEngine> {
   return engine;
 }
 
+/**
+ * The languages of the engine used last (the page's, after the probes), so that another reading of the same page
+ * goes straight to it: the script probes would otherwise start their engines again, and each holds its WebAssembly
+ * memory until ended.
+ */
+export function lastEngineLanguages(): string[] | null {
+  const keys = [...engines.keys()];
+  return keys.length ? keys[keys.length - 1]!.split('+') : null;
+}
+
 /** Ends the shared engines so the process can exit (CLI, eval, tests). */
 export async function terminateSharedOcrEngine(): Promise<void> {
   const all = [...engines.values()];

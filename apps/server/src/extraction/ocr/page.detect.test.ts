@@ -12,10 +12,12 @@ import {
   grayThumbnail,
   homography,
   type Point,
+  paperMask,
   type Quad,
   straightenPhoto,
   unevenness,
   WARP_SOURCE_LONG_SIDE,
+  whitenBackground,
 } from './page.detect';
 
 /** Pixel-exact test pictures are drawn without antialiasing artefacts mattering: corners are compared to 2 px. */
@@ -333,5 +335,70 @@ describe('a document that fills only part of a scan', () => {
     expect(crop.width).toBeLessThan(480);
     expect(crop.height).toBe(1600);
     expect(await cropToContent(c, 2000)).toBe(c);
+  });
+});
+
+describe('a slip with no straight outline: the desk around it painted over', () => {
+  /** A curled slip on a wood desk: light grain streaks cross the desk and touch the slip; it runs off the bottom. */
+  function slipOnWood(): Canvas {
+    const c = createCanvas(600, 800);
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = '#5b4633';
+    ctx.fillRect(0, 0, 600, 800);
+    for (let y = 10; y < 800; y += 37) {
+      ctx.fillStyle = '#a88f73';
+      ctx.fillRect(0, y, 600, 3);
+    }
+    ctx.fillStyle = '#e9e6df';
+    ctx.beginPath();
+    ctx.moveTo(150, 60);
+    ctx.quadraticCurveTo(300, 40, 450, 70);
+    ctx.lineTo(470, 800);
+    ctx.lineTo(130, 800);
+    ctx.closePath();
+    ctx.fill();
+    ctx.fillStyle = '#222222';
+    for (let y = 120; y < 760; y += 30) ctx.fillRect(180, y, 120 + ((y * 7) % 150), 10);
+    return c;
+  }
+  const pixel = (c: Canvas, x: number, y: number) => [...c.getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3)];
+
+  it('masks the slip, not the grain that touches it, and the quadrilateral check still refuses it', async () => {
+    const photo = slipOnWood();
+    expect((await straightenPhoto(photo)).quad).toBeNull();
+    const { gray } = await grayThumbnail(photo, 600);
+    const mask = paperMask(gray)!;
+    expect(mask).not.toBeNull();
+    const s = gray.width / photo.width;
+    const at = (x: number, y: number) => mask[Math.round(y * s) * gray.width + Math.round(x * s)];
+    expect(at(300, 400)).toBe(1);
+    expect(at(200, 125)).toBe(1); // print inside the slip
+    expect(at(40, 400)).toBe(0);
+    expect(at(40, 47)).toBe(0); // a grain streak
+    expect(at(560, 700)).toBe(0);
+  });
+
+  it("paints the desk in the paper's shade and leaves the slip's print as it was", async () => {
+    const photo = slipOnWood();
+    const out = await whitenBackground(photo);
+    expect(out).not.toBe(photo);
+    const paper = pixel(photo, 300, 400);
+    for (const [x, y] of [
+      [40, 400],
+      [560, 700],
+      [20, 47],
+    ] as const)
+      for (const [k, v] of pixel(out, x, y).entries()) expect(Math.abs(v - paper[k]!)).toBeLessThan(12);
+    expect(pixel(out, 185, 125)).toEqual(pixel(photo, 185, 125));
+  });
+
+  it('leaves a flatbed scan and a screenshot alone (no darker ground around a sheet)', async () => {
+    const c = createCanvas(800, 1000);
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, 800, 1000);
+    ctx.fillStyle = '#222222';
+    for (let y = 80; y < 940; y += 30) ctx.fillRect(60, y, 400 + ((y * 13) % 300), 11);
+    expect(await whitenBackground(c)).toBe(c);
   });
 });

@@ -475,6 +475,116 @@ export async function straightenPhoto(src: Canvas): Promise<{ canvas: Canvas; qu
   return { canvas: out, quad: q };
 }
 
+/** Square erosion (op 'min') or dilation ('max') of a 0/1 mask by `r` pixels, as two passes of a running window. */
+function morph(mask: Uint8Array, w: number, h: number, r: number, op: 'min' | 'max'): Uint8Array {
+  const pass = (src: Uint8Array, horizontal: boolean): Uint8Array => {
+    const out = new Uint8Array(w * h);
+    const [n, m] = horizontal ? [h, w] : [w, h];
+    for (let a = 0; a < n; a++) {
+      for (let b = 0; b < m; b++) {
+        let v = op === 'min' ? 1 : 0;
+        for (let k = Math.max(0, b - r); k <= Math.min(m - 1, b + r); k++) {
+          const x = src[horizontal ? a * w + k : k * w + a]!;
+          if (op === 'min' ? x === 0 : x === 1) {
+            v = x;
+            break;
+          }
+        }
+        out[horizontal ? a * w + b : b * w + a] = v;
+      }
+    }
+    return out;
+  };
+  return pass(pass(mask, true), false);
+}
+
+/**
+ * Where the paper is on a photo whose sheet could not be straightened (a curled or torn edge, a corner out of the
+ * picture): the largest bright region once thin bridges to the background are cut (a desk's light wood grain
+ * touching the sheet), widened back by a margin, each row filled between its ends (print is dark, and inside the
+ * sheet). Thumbnail pixels, 1 = paper; null when no such region is clearly a sheet on a darker ground.
+ */
+export function paperMask(g: Gray): Uint8Array | null {
+  const { width: w, height: h } = g;
+  const b = blur(g, Math.max(1, Math.round(Math.max(w, h) / 300)));
+  const t = otsu(b.data);
+  const bright = new Uint8Array(w * h);
+  for (let p = 0; p < w * h; p++) bright[p] = b.data[p]! > t ? 1 : 0;
+  const r = Math.max(2, Math.round(Math.max(w, h) / 150));
+  const comp = largestComponent(morph(bright, w, h, r, 'min'), w, h);
+  const share = comp.size / (w * h);
+  if (share < 0.1 || share > 0.85) return null;
+  const grown = morph(comp.mask, w, h, r + Math.round(Math.max(w, h) / 120), 'max');
+  const out = new Uint8Array(w * h);
+  let inside = 0;
+  let outside = 0;
+  let nIn = 0;
+  let ink = 0;
+  for (let y = 0; y < h; y++) {
+    let first = -1;
+    let last = -1;
+    for (let x = 0; x < w; x++)
+      if (grown[y * w + x]) {
+        if (first < 0) first = x;
+        last = x;
+      }
+    for (let x = 0; x < w; x++) {
+      const on = first >= 0 && x >= first && x <= last;
+      out[y * w + x] = on ? 1 : 0;
+      if (on) {
+        inside += b.data[y * w + x]!;
+        nIn++;
+        if (g.data[y * w + x]! < t - 40) ink++;
+      } else outside += b.data[y * w + x]!;
+    }
+  }
+  const nOut = w * h - nIn;
+  // The ground must be clearly darker than the sheet, and take a fair part of the picture; the sheet carries print
+  // (a picture's blank white margin around a photo is no sheet).
+  if (nOut < 0.1 * w * h || inside / nIn - outside / nOut < 40 || ink < 0.01 * nIn) return null;
+  return out;
+}
+
+/**
+ * The photo with everything outside its sheet painted in the paper's shade (paperMask), the canvas itself when no sheet stands out:
+ * OCR's page layout reads a desk's texture as pictures and drops the blocks of print beside it. `maxLongSide` scales
+ * the result down (a second reading at a lower resolution costs OCR less memory).
+ */
+export async function whitenBackground(src: Canvas, maxLongSide = Number.POSITIVE_INFINITY): Promise<Canvas> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const thumb = await grayThumbnail(src, DETECT_LONG_SIDE);
+  const mask = paperMask(thumb.gray);
+  if (!mask) return src;
+  const { width: tw, height: th } = thumb.gray;
+  const k = Math.min(1, maxLongSide / Math.max(src.width, src.height));
+  const out = createCanvas(Math.round(src.width * k), Math.round(src.height * k));
+  const ctx = out.getContext('2d');
+  ctx.drawImage(src, 0, 0, out.width, out.height);
+  // The paper's own shade, not white: OCR binarises the page with one threshold, and a grey sheet beside white
+  // would read as dark. The median of the sheet's brighter half (the paper, not its print).
+  const shades: number[] = [];
+  for (let p = 0; p < tw * th; p += 7) if (mask[p]) shades.push(thumb.gray.data[p]!);
+  shades.sort((a, b) => a - b);
+  const paper = shades[Math.floor(shades.length * 0.75)] ?? 255;
+  ctx.fillStyle = `rgb(${paper},${paper},${paper})`;
+  // Row by row in thumbnail units: the runs outside the sheet.
+  const sx = out.width / tw;
+  const sy = out.height / th;
+  for (let y = 0; y < th; y++) {
+    let x = 0;
+    while (x < tw) {
+      if (mask[y * tw + x]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < tw && !mask[y * tw + x]) x++;
+      ctx.fillRect(Math.floor(start * sx), Math.floor(y * sy), Math.ceil((x - start) * sx) + 1, Math.ceil(sy) + 1);
+    }
+  }
+  return out;
+}
+
 /** A crop's share of the image above which cropping is not worth it (a full page of text). */
 const CROP_MAX_SHARE = 0.6;
 

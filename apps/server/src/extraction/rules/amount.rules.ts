@@ -48,14 +48,32 @@ const ID_HEADER =
   /(?<![a-z])(?:no|nr|n°|nº|number|nummer|numero|numar|nummer|#|id|ref\w*|code|kunden\w*|customer|client|account|konto|invoice|rechnung|facture|fattura|factura|factuur)\.?\s*:?\s*$/;
 
 const NET_LABEL =
-  /(?<![a-z])(sub-?total|subtotaal|subtotale|zwischensumme|net|netto|nettobetrag|total ht|montant ht|ht|imponibile|base imponible|base|total fara tva|valoare fara tva|fara tva|excl\.? btw|totaal excl|total excl|net amount|summe netto)(?![a-z])/;
+  /(?<![a-z])(sub[- ]?total|subtotaal|subtotale|zwischensumme|net|netto|nettobetrag|total ht|montant ht|ht|imponibile|base imponible|base|total fara tva|valoare fara tva|fara tva|excl\.? btw|totaal excl|total excl|net amount|summe netto)(?![a-z])/;
 
-/** The first amount (later lines first) that equals some net amount plus some tax amount, both non-zero and of one
- * sign (credit notes print both negative). */
-function arithmeticTotal(_doc: Doc, nets: number[], taxes: number[], all: Candidate[]): Candidate | null {
-  if (!nets.length || !taxes.length) return null;
+/** A tip or gratuity added to a restaurant bill: the card is charged the subtotal (and its tax) plus it. */
+const TIP_LABEL =
+  /(?<![a-z])(?:tip|tips|gratuity|trinkgeld|pourboire|propina|mancia|fooi|napiwek|dricks|gorjeta)(?![a-z])/;
+
+/** The first amount (later lines first) that equals some net amount plus some tax amount (and a tip, where one is
+ * printed), all non-zero and of one sign (credit notes print both negative). */
+function arithmeticTotal(
+  _doc: Doc,
+  nets: number[],
+  taxes: number[],
+  all: Candidate[],
+  tips: number[] = [],
+): Candidate | null {
+  if (!nets.length || (!taxes.length && !tips.length)) return null;
   const sums = new Set<number>();
-  for (const n of nets) for (const t of taxes) if ((n > 0 && t > 0) || (n < 0 && t < 0)) sums.add(n + t);
+  const sameSign = (x: number, y: number) => (x > 0 && y > 0) || (x < 0 && y < 0);
+  for (const n of nets) {
+    for (const t of taxes) if (sameSign(n, t)) sums.add(n + t);
+    for (const tip of tips) {
+      if (!sameSign(n, tip)) continue;
+      sums.add(n + tip);
+      for (const t of taxes) if (sameSign(n, t)) sums.add(n + t + tip);
+    }
+  }
   const hits = new Map<number, Candidate>();
   for (let k = all.length - 1; k >= 0; k--) {
     const m = all[k]!.amount.minor;
@@ -251,6 +269,7 @@ export function findTotal(
   const change: number[] = [];
   const nets: number[] = [];
   const taxes: number[] = [];
+  const tips: number[] = [];
   const allAmounts: Candidate[] = [];
   const fallback: Candidate[] = [];
   const headers = currencyHeaders(doc);
@@ -361,6 +380,7 @@ export function findTotal(
       if (CHANGE_LABEL.test(label)) change.push(Math.abs(a.minor));
       if (NET_LABEL.test(label)) nets.push(a.minor);
       else if (TAX_LINE.test(label) && !INCLUDES_TAX.test(label)) taxes.push(a.minor);
+      else if (TIP_LABEL.test(label) && !totalLabelKind(label)) tips.push(a.minor);
       allAmounts.push({ amount: a, score: 0, lineIndex: i, currency: a.currency ?? lineCur, cell: j });
       const idFeatures: AmountFeatures = {};
       if (numberDigits.length >= 4 && a.raw.replace(/\D/g, '') === numberDigits) idFeatures.equalsNumber = 1;
@@ -406,7 +426,7 @@ export function findTotal(
     }
   });
   // Arithmetic: an amount equal to a net/subtotal line plus a tax line is the grand total, whatever its label says.
-  const sumMatch = arithmeticTotal(doc, nets, taxes, allAmounts);
+  const sumMatch = arithmeticTotal(doc, nets, taxes, allAmounts, tips);
   const strongEnough = (c: Candidate) => amountScore(c.features ?? {}) >= 0.85;
   if (sumMatch && !cands.some((c) => c.amount.minor === sumMatch.amount.minor && strongEnough(c))) {
     cands.push({ ...sumMatch, features: cands.length ? { arithmeticOnly: 1 } : { arithmeticNoLabels: 1 } });
@@ -521,6 +541,18 @@ export function findTotal(
     );
     if (fit.length === 1)
       best = { ...best, amount: { ...best.amount, minor: fit[0]!, printedDecimals: 2 }, score: best.score - 0.1 };
+  } else if (best.amount.minor >= 100 && best.amount.printedDecimals === best.amount.decimals) {
+    // OCR drops a leading digit too ("TOTAL 4.90" where cash 50.00 less change 35.10 paid 14.90): a total that the
+    // page's arithmetic repeats with one more digit in front is completed, when only one completion fits.
+    const sums = completions(doc, best, pool, change, nets, taxes);
+    const fit = [...sums].filter(
+      (v) =>
+        v > best.amount.minor &&
+        v < 10 * best.amount.minor + 10 ** String(best.amount.minor).length &&
+        String(v).endsWith(String(best.amount.minor)) &&
+        String(v).length === String(best.amount.minor).length + 1,
+    );
+    if (fit.length === 1) best = { ...best, amount: { ...best.amount, minor: fit[0]! }, score: best.score - 0.1 };
   }
   // Agreement between several total lines raises confidence.
   const agree = pool.filter((c) => c.amount.minor === best.amount.minor && c.score > 0.5).length;

@@ -72,3 +72,10 @@ describe('Russian and Ukrainian month names', () => {
     expect(one(text)).toBe(want);
   });
 });
+
+describe('codes that look like dates', () => {
+  it("an article code glued to letters with a spaced or one-digit part ('HC03-7 - 15') is no date", () => {
+    expect(findDates('HC03-7 - 15')).toEqual([]);
+    expect(findDates('12-01-19 21:13 SHO1')[0]?.iso).toBe('2019-01-12');
+  });
+});

@@ -155,6 +155,9 @@ export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
         const year = m[2] === '元' ? 1 : Number(m[2]);
         value = iso((m[1] === '令和' ? 2018 : 1988) + year, Number(m[3]), Number(m[4]));
       } else if (kind === 'num') {
+        // Inside an article code ("HC03-7 - 15"): glued to letters and spaced or with a one-digit part, no date.
+        if (/\p{L}/u.test(text[start - 1] ?? '') && (/\s/.test(m[0]) || m[1]!.length === 1 || m[3]!.length === 1))
+          continue;
         const a = Number(m[1]);
         const b = Number(m[3]);
         const y = Number(m[4]);

@@ -42,7 +42,7 @@ export function foldAligned(s: string): string {
 const LANG_WORDS: Record<Lang, RegExp> = {
   en: /(?<![a-z])(invoice|total|date|amount|due|bill|tax|number|payment|thank)(?![a-z])/g,
   de: /(?<![a-z])(rechnung\w*|betrag|datum|summe|mwst|gesamt|zahlbar|bitte|steuer\w*|kunden\w*|und)(?![a-z])/g,
-  fr: /(?<![a-z])(facture|montant|date|tva|total ttc|paiement|echeance|client|numero|votre|nous)(?![a-z])/g,
+  fr: /(?<![a-z])(facture|montant|date|tva|total ttc|paiement|echeance|client|numero|votre|nous|pour|merci|caisse|reste a payer|especes)(?![a-z])/g,
   it: /(?<![a-z])(fattura|totale|importo|data|iva|pagamento|scadenza|cliente|numero|della|di)(?![a-z])/g,
   es: /(?<![a-z])(factura|importe|fecha|iva|pago|vencimiento|cliente|numero|total a pagar|de la|del)(?![a-z])/g,
   ro: /(?<![a-z])(factura|data|plata|suma|tva|cumparator|furnizor|scadenta|total de plata|si|din|catre)(?![a-z])/g,

@@ -1385,3 +1385,146 @@ This invoice was prepared using the program of Key-Soft Software Co. http://www.
     expect(f).toMatchObject({ vendor: null, amount: 600, currency: 'EUR', invoice_number: '287/2008/V' });
   });
 });
+
+describe('receipts and invoices of fresh samples 20 and 21 (dev, rebuilt as plain text with made-up data)', () => {
+  it("a card slip: a restaurant named after its street, the subtotal plus the tip is the total, the card's last digits no number", () => {
+    const f = fields(`
+Elm Street Restaurant
+418 Harbor Drive
+Springfield Oregon 97477
+Fri 03/14/2025 7:12 PM
+Merchant ID:              7hkqz2
+Number:                   XXXXXXXXXXXX4417
+Card Type:                VISA
+Sub Total                 USD$ 40.10
+Tip:                      6.00
+                          USD$ 46.10
+Thanks for supporting local business!`);
+    expect(f).toMatchObject({ vendor: 'Elm Street Restaurant', amount: 46.1, currency: 'USD' });
+    expect(f.invoice_number).not.toBe('XXXXXXXXXXXX4417');
+  });
+
+  it('a total OCR read without its leading digit is completed from the cash less the change', () => {
+    const f = fields(`
+Maison du Jouet
+Ticket 5512 le 04/02/2024 10:12:40
+4001234567890 PUZZLE 500 PIECES      16.90
+TOTAL                                 6.90
+Réglé par Espèces                    20.00
+Rendu en Espèces                      3.10
+MERCI ET À BIENTÔT`);
+    expect(f).toMatchObject({ amount: 16.9, currency: 'EUR', invoice_date: '2024-02-04' });
+  });
+
+  it("a label glued to its value ('Served by: Mia', 'Usuario:Admin') is no vendor; a chain's web address names it on a slip", () => {
+    const f = fields(`
+Served by: Mia
+Usuario:Admin
+Frucht Pfirsichring                  0,99 A
+zu zahlen                            0,99
+Kartenzahlung                        0,99
+VIELEN DANK FÜR IHREN EINKAUF
+www.lidl.de`);
+    expect(f.vendor).toBe('Lidl');
+  });
+
+  it("a phone number spelt in letters ('1-800-SHOPAID') and a party label after a slash ('Remitente/Destinatario') are no vendors", () => {
+    const slip = fields(`
+STORE: 1-800-DRUGAID
+250 5TH STREET NEW YORK NY 10010
+SUBTOTAL        2.50
+TAX             0.20
+TOTAL           2.70`);
+    expect(slip.vendor).not.toBe('1-800-DRUGAID');
+    const cfdi = fields(`
+TRANSPORTES NORTE SA DE CV
+Remitente/Destinatario    Nombre del      CARGAS DEL BAJIO
+SERIE Y FOLIO:            TNR-0001234
+MONEDA: MXN
+TOTAL                     $1,160.00`);
+    expect(cfdi.vendor).not.toBe('Destinatario');
+  });
+
+  it("an Indonesian slip: its words say rupiah; 'Kode struk' is its number; Romanian 'NUMAR BON' too", () => {
+    const id = fields(`
+Warung Sate Pak Budi
+Jl. Merdeka No. 12, Bandung
+No. order: 12
+Kode struk: AB12CD34EF
+Tanggal: 16-07-2021 11:53:47
+Kasir: Kasir 1
+Sate Ayam x 2                      30.000
+Subtotal                           30.000
+PB1 (10%)                           3.000
+Total                              33.000
+** LUNAS **
+Terima Kasih`);
+    expect(id).toMatchObject({
+      currency: 'IDR',
+      amount: 33000,
+      invoice_number: 'AB12CD34EF',
+      invoice_date: '2021-07-16',
+    });
+    const ro = fields(`
+SC MAGAZIN EXEMPLU SRL
+BON FISCAL
+APA MINERALA 2L             1 BUC X 3,50
+TOTAL                       3,50
+NUMAR BON:                  0311-00042
+07.06.2019`);
+    expect(ro.invoice_number).toBe('0311-00042');
+  });
+
+  it("a bare '$' on a slip with Canada's harmonised sales tax is the Canadian dollar; a French till slip is in euros", () => {
+    expect(
+      fields(`
+MAPLE FRESH MARKET
+12 Queen St. Toronto
+HST 123456789 RT0001
+SUBTOTAL             $12.40
+TOTAL TAX             $0.00
+TOTAL                $12.40`).currency,
+    ).toBe('CAD');
+    expect(
+      fields(`
+CENTRE COMMERCIAL DU PARC
+02 mai 2026 09:22
+EAU MINERALE 6X50CL            1.31
+Total 1 article                1.31
+Reste à payer                  1.31
+Merci pour votre visite`).currency,
+    ).toBe('EUR');
+  });
+});
+
+describe('a Turkish till slip (eval/real-world-2 dev, rebuilt with made-up data)', () => {
+  it("'FİŞ NO' is its number, and its words say lira", () => {
+    const f = fields(`
+ÖRNEK MARKET A.Ş.
+TARIH      08.10.2021
+SAAT       19:11
+FİŞ NO : 0117
+EKMEK                       *5,00
+SÜT                        *12,50
+TOPKDV                      *0,17
+TOPLAM                     *17,50
+KASIYER: ALI`);
+    expect(f).toMatchObject({ currency: 'TRY', invoice_number: '0117', invoice_date: '2021-10-08', amount: 17.5 });
+  });
+});
+
+describe("a grocer's slip paid with two tenders (fresh sample 21, rebuilt with made-up items)", () => {
+  it("'Balance to pay' is the total, not the larger of the two tenders that settle it", () => {
+    const f = fields(`
+FARMERS PANTRY
+Store #0042     555 123-4567
+SALE TRANSACTION
+OAT MILK                          $2.49
+SOURDOUGH BREAD                   $4.00
+Items in Transaction:2
+Balance to pay                    $6.49
+Gift Card Tendered                $5.00
+Visa Debit                        $1.49`);
+    expect(f.amount).toBe(6.49);
+  });
+});

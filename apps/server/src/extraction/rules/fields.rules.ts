@@ -45,6 +45,16 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:colombia)(?![a-z])/, 'COP'],
   [/(?<![a-z])(?:chile)(?![a-z])/, 'CLP'],
   [/(?<![a-z])(?:indonesia)(?![a-z])/, 'IDR'],
+  // A Turkish slip ("FİŞ NO", "KDV", "TOPLAM", "KASİYER"): two of its words.
+  [
+    /(?<![a-z])(?:fis no|kdv|toplam|kasiyer|topkdv|ettn)(?![a-z])(?:.*?(?<![a-z])(?:fis no|kdv|toplam|kasiyer|topkdv|ettn|tarih|saat)(?![a-z]))/s,
+    'TRY',
+  ],
+  // An Indonesian slip names no country, but its words and taxes are the country's: two of them.
+  [
+    /(?<![a-z])(?:tanggal|struk|lunas|rupiah|npwp|ppn|pb1)(?![a-z])(?:.*?(?<![a-z])(?:tanggal|struk|lunas|rupiah|npwp|ppn|pb1|kembali|pelanggan|kasir)(?![a-z]))/s,
+    'IDR',
+  ],
   [/(?<![a-z])(?:philippines|pilipinas)(?![a-z])/, 'PHP'],
   [/(?<![a-z])(?:thailand)(?![a-z])/, 'THB'],
   [/(?<![a-z])(?:nepal)(?![a-z])/, 'NPR'],

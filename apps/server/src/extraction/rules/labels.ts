@@ -73,6 +73,8 @@ export const TOTAL_STRONG = wordsLoose([
   'total due',
   'amount due',
   'balance due',
+  // A till's "Balance to pay" before the tenders that settle it ("Gift Card Tendered", "Visa Debit").
+  'balance to pay',
   'total payable',
   'amount payable',
   'total to pay',
@@ -204,7 +206,7 @@ export const TOTAL_WEAK = words([
 
 /** Amounts that are not the grand total: subtotals, net, VAT, deposits, earlier balances, discounts, line prices. */
 export const TOTAL_NEGATIVE = words([
-  'sub-?total',
+  'sub[- ]?total',
   'без ндс',
   'без пдв',
   // Macedonian, Serbian and Bulgarian net amounts and tax bases ("Вкупно без ДДВ", "Основица", "Данъчна основа").
@@ -416,6 +418,12 @@ export const NUMBER_LABEL = words([
   'be\\s?leg\\s*-?\\s*(?:nummer|nr)\\.?',
   // Till receipts and hotel folios number themselves so.
   '(?:kassen)?bon\\s*-?\\s*(?:nummer|nr)\\.?',
+  // A Romanian till's "NUMAR BON: 0217-00060", "Nr. bon".
+  '(?:numar|nr\\.?)\\s*bon(?: fiscal)?',
+  // A Turkish till's "FİŞ NO: 0280" (folded "fis no").
+  'fis\\s*no\\.?',
+  // An Indonesian slip's "Kode struk", "No. struk", "Nomor nota".
+  '(?:kode|no\\.?|nomor)\\s*(?:struk|nota)',
   'quittungs?\\s*-?\\s*(?:nummer|nr)\\.?',
   'folio\\s*(?:no|nr|number|#)\\.?',
   // A Mexican CFDI's "FOLIO: 10826" (beside its "SERIE:"), on its own.

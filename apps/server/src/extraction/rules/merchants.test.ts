@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linesFromPlainText } from '../layout/lines';
 import { extractFieldsFromLines } from './fields.rules';
-import { knownMerchant } from './merchants';
+import { knownMerchant, merchantFromDomain } from './merchants';
 
 describe('chains named on a till slip', () => {
   it.each([
@@ -74,5 +74,24 @@ Rückgeld           2,72
 02.03.20  18:04`),
     );
     expect(f.vendor?.value).toBe('Lidl');
+  });
+});
+
+describe('merchantFromDomain', () => {
+  it('names the chain whose own web or mail address a slip prints, spelt right and no common word', () => {
+    expect(merchantFromDomain('www.lidl.de')).toBe('Lidl');
+    expect(merchantFromDomain('Fragen? service@rewe.de')).toBe('Rewe');
+    expect(merchantFromDomain('www.example.com')).toBeNull();
+    expect(merchantFromDomain('www.plus.de')).toBeNull();
+  });
+  it("reads a chain's name before a dash and a slogan at a slip's head ('Lidl - 10 Years in Ireland')", () => {
+    const r = extractFieldsFromLines(
+      linesFromPlainText(`Limerick, Caherdavin
+Lidl - 10 Years in Ireland
+Bananas               0.99 A
+TOTAL                 0.99
+Debit Payment         0.99`),
+    );
+    expect(r.vendor?.value).toBe('Lidl');
   });
 });

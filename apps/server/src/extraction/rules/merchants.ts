@@ -458,3 +458,23 @@ export function knownMerchant(line: string, strict = false): { name: string; exa
   }
   return null;
 }
+
+/**
+ * The chain a web or mail address printed on the page belongs to ("www.lidl.de", "rewe.de/service",
+ * "kundenservice@dm.de"), or null: the address's own name must be a chain's, spelt right and no common word.
+ */
+export function merchantFromDomain(text: string): string | null {
+  for (const m of text.matchAll(
+    /(?:www\.|@|(?<![\p{L}\d.-]))([\p{L}\d-]{2,30})\.(?:[a-z]{2,3}\.)?[a-z]{2,6}(?![\p{L}\d])/giu,
+  )) {
+    if (
+      !/www\.|@/i.test(m[0]) &&
+      !/\.(?:com|de|fr|it|es|nl|at|ch|be|pl|cz|se|pt|co\.uk|ie|ro|com\.au|ca|us|no|dk|fi)$/i.test(m[0])
+    )
+      continue;
+    const k = key(m[1]!);
+    const name = BY_KEY.get(k);
+    if (name && !COMMON.has(k) && k.length >= 2) return name;
+  }
+  return null;
+}

@@ -278,6 +278,11 @@ const OTHER_DOLLARS: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:new zealand|aotearoa|gst no)(?![a-z])/, 'NZD'],
   [/(?<![a-z])(?:singapore|uen)(?![a-z])/, 'SGD'],
   [/(?<![a-z])(?:hong kong|kowloon)(?![a-z])/, 'HKD'],
+  // Canada by its provinces and its harmonised sales tax ("HST 816650063 RT0001", "GST/HST").
+  [
+    /(?<![a-z])(?:ontario|quebec|british columbia|alberta|manitoba|saskatchewan|nova scotia|new brunswick|hst|gst\/hst|qst)(?![a-z])/,
+    'CAD',
+  ],
   // Peso countries print "$" too: Chile (its RUT, the SII), Mexico (RFC, CFDI), Colombia, Argentina (CUIT).
   [/(?<![a-z])(?:chile|rut|sii\.cl|santiago de chile)(?![a-z])/, 'CLP'],
   [/(?<![a-z])(?:mexico|r\.f\.c\.|rfc|cfdi)(?![a-z])/, 'MXN'],

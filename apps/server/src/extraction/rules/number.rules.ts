@@ -28,15 +28,18 @@ function oneDigit(token: string, specific: boolean): boolean {
 const SLASH_NUMBER = /^(?:[A-Z]{1,4}\/)?\d{1,6}\/\d{1,2}\/\d{4}$/;
 
 /** A token that can be an invoice number: has a digit, is not a date, amount, IBAN, phone number or percentage. */
-export function plausibleNumber(token: string): boolean {
+export function plausibleNumber(token: string, labelled = false): boolean {
   const t = token.trim();
   if (t.length < 2 || t.length > 40) return false;
   if (!/\d/.test(t)) return false;
   if (ibanShaped(t.replace(/\s/g, ''))) return false; // IBAN
   // A phone number: an area code of 0 and a non-zero digit, and seven digits at least ("0005-00011643" is a
   // zero-padded series, "014-03" a short running number).
-  if (/^\+|^\(?0[1-9]\d{1,3}\)?[\s/-]\d/.test(t) && t.replace(/\D/g, '').length >= 7) return false; // phone
+  // Not under a number's own label ("NUMAR BON: 0217-00060"): a phone is labelled as one.
+  if (!labelled && /^\+|^\(?0[1-9]\d{1,3}\)?[\s/-]\d/.test(t) && t.replace(/\D/g, '').length >= 7) return false; // phone
   if (/%$/.test(t)) return false;
+  // A masked card number ("XXXXXXXXXXXX0041", "**** **** **** 1234"): the card's last digits, not the document's.
+  if (/^(?:[x*•·.]{2,}[\s-]?)+\d{2,6}$/i.test(t)) return false;
   if (/^\d{1,3}([.,]\d{3})*[.,]\d{2}$/.test(t)) return false; // an amount
   if (/[€$£]/.test(t)) return false;
   const dates = findDates(t);
@@ -111,8 +114,8 @@ export function headerNumberScore(header: string): number | null {
  */
 export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
   let best: { value: string; score: number; line: number } | null = null;
-  const consider = (value: string | null, score: number, line: number) => {
-    if (!value || !plausibleNumber(value)) return;
+  const consider = (value: string | null, score: number, line: number, labelled = false) => {
+    if (!value || !plausibleNumber(value, labelled)) return;
     if (!best || score > best.score + 1e-9) best = { value, score, line };
   };
   doc.lines.forEach((line, i) => {
@@ -166,8 +169,8 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
         const rest = cell.text.slice((m.index ?? 0) + m[0].length);
         if (/^\s*(date|datum|data|fecha|du|vom)\b/i.test(foldStart(rest))) return;
         const inCell = firstToken(rest);
-        if (inCell && (specific || /^\s*[:#]?\s*\S/.test(rest)) && plausibleNumber(inCell)) {
-          consider(inCell, base + (line.page === 1 ? 0.02 : 0) - 0.01 * line.rel, i);
+        if (inCell && (specific || /^\s*[:#]?\s*\S/.test(rest)) && plausibleNumber(inCell, specific)) {
+          consider(inCell, base + (line.page === 1 ? 0.02 : 0) - 0.01 * line.rel, i, specific);
           return;
         }
         // "Rechnungsnummer:6": one digit in the label's own cell, taken only when nothing else is found.
@@ -193,8 +196,8 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
         // side column of label/value stacks).
         const foreign = nextCell && nextCell.x0 - cell.x1 > 8 * line.size && labelAbove(doc, i, nextIdx) !== null;
         const next = nextCell && !foreign ? firstToken(nextCell.text) : null;
-        if (next && plausibleNumber(next)) {
-          consider(next, base - 0.01 * line.rel, i);
+        if (next && plausibleNumber(next, specific)) {
+          consider(next, base - 0.01 * line.rel, i, specific);
           return;
         }
         if (next && oneDigit(next, specific)) {

@@ -11,7 +11,7 @@ import {
   TOTAL_WEAK,
   VENDOR_LABEL,
 } from './labels';
-import { knownMerchant } from './merchants';
+import { knownMerchant, merchantFromDomain } from './merchants';
 import { findAmounts } from './money.parser';
 
 const ADDRESSY =
@@ -79,6 +79,10 @@ function coreName(name: string): string {
 const LOWER_LEGAL_END =
   /\s(?:b\.v\.|n\.v\.|bv|nv|gmbh|ltd\.?|llc|inc\.?|s\.r\.l\.|srl|s\.a\.|sarl|sas|s\.p\.a\.|spa)$/i;
 
+/** The kind of shop that ends a business's name ("… Restaurant", "… Café", "… Bakery"): no street line ends so. */
+const SHOP_NOUN_END =
+  /\s(?:restaurant|ristorante|restaurante|cafe|café|coffee|bar|grill|diner|bistro|brasserie|pub|tavern|inn|hotel|bakery|bäckerei|boulangerie|panadería|deli|pizzeria|trattoria|kitchen|market|pharmacy|apotheke|pharmacie|farmacia|store|shop|laden|garage|salon)$/iu;
+
 /** A firm's name that ends in its legal form ("GEOBAL CONSTRUCCIONS 2018 S.L.", "Studio 54 GmbH"). */
 const LEGAL_END = new RegExp(`(?:${LEGAL_FORM.source})\\.?\\s*$`, 'u');
 
@@ -88,6 +92,9 @@ const LEGAL_END = new RegExp(`(?:${LEGAL_FORM.source})\\.?\\s*$`, 'u');
  */
 function addressLike(text: string): boolean {
   if (!ADDRESSY.test(text)) return false;
+  // A business named after its street ("Main Street Restaurant", "Rue du Bac Café"): the kind of shop ends it, and
+  // no house number or postcode stands in it.
+  if (!/\d/.test(text) && SHOP_NOUN_END.test(text.trim())) return false;
   return !LEGAL_END.test(text.trim()) || ADDRESSY.test(text.replace(/\d{4,5}/g, ' '));
 }
 
@@ -406,6 +413,12 @@ export function findVendor(
     const name = cleanVendor(raw);
     const folded = foldPlain(name);
     if (!plausibleName(name) || BANK_NAME.test(folded) || personTitled(name) || isOwn(name)) return;
+    // A label glued to its value ("Usuario:Administrador", "Mesa: 3"): a form's field, not a name.
+    if (/^(?:\p{L}{2,20}\s){0,2}\p{L}{2,20}\s?:\s?\S/u.test(name)) return;
+    // A party's label ("Destinatario" after "Remitente/"), never a name.
+    if (isPartyWord(folded)) return;
+    // A phone number, spelt in letters or not ("1-800-SHOPAID").
+    if (/^\+?1?[-. ]?\(?\d{3}\)?[-. ]\p{L}*\d*[-. ]?[\p{L}\d]{4,}$/u.test(name) && /^\+?\d/.test(name)) return;
     if (HEADING_NOT_NAME.test(folded) || CUT_AFTER_PREPOSITION.test(name)) return;
     // An address's country line ("Australia", printed large under a logo), no one's name.
     if (COUNTRY_ONLY.test(folded)) return;
@@ -707,7 +720,8 @@ export function findVendor(
       // Nor a message in the letterhead's type ("Here's your updated trip receipt", "Thanks for your order").
       if (
         line.page === 1 &&
-        line.rel < 0.25 &&
+        // A photo's background may push even its first line down the picture.
+        (line.rel < 0.25 || (i === firstLine && line.rel < 0.45)) &&
         j === 0 &&
         !addressLike(cell.text) &&
         !/^\d+\s/.test(cell.text) &&
@@ -980,6 +994,11 @@ export function findVendor(
     // Each cell, and the whole line where the name is spaced into cells ("toom | Baumar kt | GmbH").
     const texts = line.cells.flatMap((cell, j) => (customer.has(`${i}:${j}`) ? [] : [cell.text]));
     if (texts.length === line.cells.length && texts.length > 1) texts.push(line.cells.map((c) => c.text).join(' '));
+    // A name and a slogan or branch after a dash ("Lidl - 10 Years in Ireland", "REWE | Markt Köln"): the name.
+    for (const t of [...texts]) {
+      const lead = t.split(RETURN_SEP)[0]!;
+      if (lead !== t) texts.push(lead);
+    }
     for (const text of texts) {
       const chain = knownMerchant(text, !head);
       if (!chain || isOwn(chain.name)) continue;
@@ -989,6 +1008,15 @@ export function findVendor(
       add(chain.name, (slip ? 0.8 : 0.7) - (chain.exact ? 0 : 0.02), i);
     }
   });
+
+  // 7b. The chain's own web or mail address on a till slip ("www.lidl.de" under the slip's thanks), where its logo was
+  // not read: the chain, below one read from the slip's lines.
+  if (receiptLike(doc))
+    doc.lines.forEach((line, i) => {
+      if (line.page !== 1) return;
+      const chain = merchantFromDomain(line.text);
+      if (chain && !isOwn(chain)) add(chain, 0.74, i);
+    });
 
   // A logo read by OCR ("(ontoso", "@ontoso") is the name of the address block ("Contoso LTD") with a letter or two
   // misread: the two are one candidate, under the clean spelling, seen twice.
