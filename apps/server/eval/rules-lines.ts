@@ -71,13 +71,13 @@ async function cache(withOcr: boolean, only?: string) {
   const realDir = process.argv.includes('--real-dir')
     ? process.argv[process.argv.indexOf('--real-dir') + 1]
     : undefined;
-  const rw2 = loadRealWorld(realDir ?? realWorld2Dir).filter((r) => r.item.split === 'dev');
-  const rw2Name = realDir ? path.basename(realDir) : 'real-world-2';
+  const second = loadRealWorld(realDir ?? realWorld2Dir).filter((r) => r.item.split === 'dev');
+  const secondName = realDir ? path.basename(realDir) : 'real-world-2';
   for (const text of [true, false])
     sets.push({
-      set: `${rw2Name} dev ${text ? 'text' : 'ocr'}`,
+      set: `${secondName} dev ${text ? 'text' : 'ocr'}`,
       ocr: !text,
-      items: rw2
+      items: second
         .filter((r) => (r.item.kind === 'text-pdf') === text)
         .map((r) => ({ file: r.file, name: r.name, truth: r.item, unscored: r.item.unscored, kind: r.item.kind })),
     });

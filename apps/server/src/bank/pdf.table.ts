@@ -792,22 +792,19 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     // "Statement Period February 1 – April 30, 2022", "vom 01.02. bis 30.04.2022": the first date takes the second's
     // year (the year before, where its month comes later).
     // Unlabelled, a cell that is the period and nothing else ("11 April to 10 May 2025" under the holder's address).
-    const periodOnly = (l: Line) =>
-      l.cells.some((c) => {
-        const found = yearlessPeriod(c.text, doc.dayOrder);
-        const dates = findDates(c.text, doc.dayOrder);
-        return (
-          found &&
-          dates.length === 1 &&
-          dates[0]!.index + dates[0]!.length >= c.text.trim().length - 1 &&
-          /^\s*(?:\p{L}{3,10}\.?\s+\d{1,2}|\d{1,2}\.?\s+\p{L}{3,10}|\d{1,2}[./]\d{1,2})/u.test(c.text)
-        );
-      });
+    const periodCell = (l: Line) =>
+      l.cells
+        .map((c) => {
+          const dates = findDates(c.text, doc.dayOrder);
+          const alone =
+            dates.length === 1 &&
+            dates[0]!.index + dates[0]!.length >= c.text.trim().length - 1 &&
+            /^\s*(?:\p{L}{3,10}\.?\s+\d{1,2}|\d{1,2}\.?\s+\p{L}{3,10}|\d{1,2}[./]\d{1,2})/u.test(c.text);
+          return alone ? yearlessPeriod(c.text, doc.dayOrder) : null;
+        })
+        .find((x) => x);
     for (const l of head) {
-      if (!labelled(l) && !periodOnly(l)) continue;
-      const found = labelled(l)
-        ? yearlessPeriod(l.text, doc.dayOrder)
-        : l.cells.map((c) => yearlessPeriod(c.text, doc.dayOrder)).find((x) => x);
+      const found = labelled(l) ? yearlessPeriod(l.text, doc.dayOrder) : periodCell(l);
       if (found) {
         info.startDate = found.start;
         info.endDate = found.end;

@@ -484,20 +484,30 @@ async function photoPage(canvas: Canvas, options: ExtractOptions): Promise<Canva
  */
 async function croppedReading(page: Canvas, options: ExtractOptions, pageDone: () => void): Promise<Line[] | null> {
   const { cropToContent } = await import('./ocr/page.detect');
-  const crop = await cropToContent(page, 0);
-  if (crop === page) return null;
-  return ocrAll([async () => crop], await samePageLanguages(options), emptyResult(), [1], pageDone);
+  return readAgain(page, await cropToContent(page, 0), options, pageDone);
 }
 
 /**
- * Options for another reading of a page just read: its languages fixed to those the first reading chose, so that the
- * script probes do not start their engines again (each holds its WebAssembly memory until ended, and a photo's
- * readings otherwise add up past the document sandbox's memory limit).
+ * Another reading of a page just read, as `changed` shows it; null when it changed nothing. Its languages are fixed to
+ * those the first reading chose, so that the script probes do not start their engines again (each holds its
+ * WebAssembly memory until ended, and a photo's readings otherwise add up past the document sandbox's memory limit).
  */
-async function samePageLanguages(options: ExtractOptions): Promise<ExtractOptions> {
-  if (options.ocrEngine || options.ocrLanguages) return options;
-  const langs = (await import('./ocr/ocr.pipeline')).lastEngineLanguages();
-  return langs ? { ...options, ocrLanguages: langs } : options;
+async function readAgain(
+  page: Canvas,
+  changed: Canvas,
+  options: ExtractOptions,
+  pageDone: () => void,
+): Promise<Line[] | null> {
+  if (changed === page) return null;
+  const langs =
+    options.ocrEngine || options.ocrLanguages ? null : (await import('./ocr/ocr.pipeline')).lastEngineLanguages();
+  return ocrAll(
+    [async () => changed],
+    langs ? { ...options, ocrLanguages: langs } : options,
+    emptyResult(),
+    [1],
+    pageDone,
+  );
 }
 
 const PAINTED_LONG_SIDE = 2000;
@@ -506,9 +516,7 @@ const PAINTED_LONG_SIDE = 2000;
 async function paintedReading(page: Canvas, options: ExtractOptions, pageDone: () => void): Promise<Line[] | null> {
   const { whitenBackground } = await import('./ocr/page.detect');
   // At 2000 px: a till slip's print reads well there, and a photo's third reading stays within the sandbox's memory.
-  const painted = await whitenBackground(page, PAINTED_LONG_SIDE);
-  if (painted === page) return null;
-  return ocrAll([async () => painted], await samePageLanguages(options), emptyResult(), [1], pageDone);
+  return readAgain(page, await whitenBackground(page, PAINTED_LONG_SIDE), options, pageDone);
 }
 
 /**

@@ -546,9 +546,9 @@ export function paperMask(g: Gray): Uint8Array | null {
 }
 
 /**
- * The photo with everything outside its sheet painted in the paper's shade (paperMask), the canvas itself when no sheet stands out:
- * OCR's page layout reads a desk's texture as pictures and drops the blocks of print beside it. `maxLongSide` scales
- * the result down (a second reading at a lower resolution costs OCR less memory).
+ * The photo with everything outside its sheet painted in the paper's shade (paperMask), the canvas itself when no
+ * sheet stands out: OCR's page layout reads a desk's texture as pictures and drops the blocks of print beside it.
+ * `maxLongSide` scales the result down (a second reading at a lower resolution costs OCR less memory).
  */
 export async function whitenBackground(src: Canvas, maxLongSide = Number.POSITIVE_INFINITY): Promise<Canvas> {
   const { createCanvas } = await import('@napi-rs/canvas');

@@ -544,13 +544,14 @@ export function findTotal(
   } else if (best.amount.minor >= 100 && best.amount.printedDecimals === best.amount.decimals) {
     // OCR drops a leading digit too ("TOTAL 4.90" where cash 50.00 less change 35.10 paid 14.90): a total that the
     // page's arithmetic repeats with one more digit in front is completed, when only one completion fits.
+    const read = String(best.amount.minor);
     const sums = completions(doc, best, pool, change, nets, taxes);
+    // One digit more in front (bounded: a leading digit much larger than the total's own scale is another sum).
     const fit = [...sums].filter(
       (v) =>
-        v > best.amount.minor &&
-        v < 10 * best.amount.minor + 10 ** String(best.amount.minor).length &&
-        String(v).endsWith(String(best.amount.minor)) &&
-        String(v).length === String(best.amount.minor).length + 1,
+        String(v).length === read.length + 1 &&
+        String(v).endsWith(read) &&
+        v < 10 * best.amount.minor + 10 ** read.length,
     );
     if (fit.length === 1) best = { ...best, amount: { ...best.amount, minor: fit[0]! }, score: best.score - 0.1 };
   }

@@ -1011,7 +1011,8 @@ export function findVendor(
 
   // 7b. The chain's own web or mail address on a till slip ("www.lidl.de" under the slip's thanks), where its logo was
   // not read: the chain, below one read from the slip's lines.
-  if (receiptLike(doc))
+  slip ??= receiptLike(doc);
+  if (slip)
     doc.lines.forEach((line, i) => {
       if (line.page !== 1) return;
       const chain = merchantFromDomain(line.text);
