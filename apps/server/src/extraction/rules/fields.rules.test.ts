@@ -230,6 +230,26 @@ Autorización numeración de facturación DIAN No.18764072634732 DE FECHA 09 jun
     expect([f.invoice_number, f.invoice_date, f.currency, f.amount]).toEqual(['04WC41104', '2024-09-05', 'COP', 30850]);
   });
 
+  it("an Argentine AFIP invoice: the seller's 'Razón Social', not the buyer's 'Apellido y Nombre / Razón Social'; 'Comp. Nro'", () => {
+    const f = fields(`
+                                                         ORIGINAL
+     PÉREZ MARTA ELENA                                      C              FACTURA
+                                                         COD. 011
+                                                                       Punto de Venta: 00002       Comp. Nro: 00000451
+Razón Social: PÉREZ MARTA ELENA                                        Fecha de Emisión: 03/05/2024
+Domicilio Comercial: Belgrano 120 - Rosario, Santa Fe                  CUIT: 27123456784
+CUIT: 30712345679            Apellido y Nombre / Razón Social: COOPERATIVA DEL LITORAL LTDA DE SEGUROS
+Condición de venta:        Contado
+                                                                       Importe Total: $          52300,00
+`);
+    expect([f.vendor, f.invoice_number, f.amount, f.invoice_date]).toEqual([
+      'PÉREZ MARTA ELENA',
+      '00000451',
+      52300,
+      '2024-05-03',
+    ]);
+  });
+
   it('a law cited in the terms dates nothing; a firm named with a year and its legal form is a name', () => {
     const f = fields(`
 GEOBAL CONSTRUCCIONS 2018 S.L.                  Cliente

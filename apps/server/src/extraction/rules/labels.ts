@@ -444,6 +444,8 @@ export const NUMBER_LABEL = words([
   'factura\\s*(?:n[°oº]\\.?|no\\.?|numero|num\\.?|nr\\.?|nro\\.?)?',
   // Colombia's DIAN e-invoice title ("FACTURA ELECTRÓNICA DE VENTA No 04WC41104"), Chile's ("FACTURA ELECTRONICA N° 1234").
   'factura electronica(?: de venta)?\\s*(?:n[°oº]\\.?|no\\.?|nro\\.?|numero)?',
+  // Argentina's AFIP invoice: "Punto de Venta: 00003   Comp. Nro: 00000128" (the voucher's number).
+  'comp(?:robante)?\\.?\\s*(?:nro|n[°oº]|numero)\\.?',
   'numar factura',
   'nr\\.?\\s*factura',
   'factura\\s*nr\\.?',
@@ -807,6 +809,8 @@ export const DATE_NEGATIVE = words([
 /** Headings and party labels: lines that start the customer's address block. */
 export const CUSTOMER_LABEL = words([
   'facturado a',
+  // Argentina's AFIP invoice heads the buyer "Apellido y Nombre / Razón Social:" (the seller's is "Razón Social:").
+  'apellido y nombre',
   // Russian and Ukrainian buyer, customer, payer.
   'покупатель',
   'заказчик',

@@ -28,6 +28,24 @@ Pour nos tarifs, rendez-vous sur bouyguestelecom.fr rubrique "Tarifs".`),
     ).toBe('Bouygues Telecom');
   });
 
+  it("an Argentine AFIP invoice: the seller's 'Razón Social:', not the buyer's 'Apellido y Nombre / Razón Social:'", () => {
+    expect(
+      vendor(`
+                                                                              ORIGINAL
+
+     GIMÉNEZ CARLOS ALBERTO                                                            C                 FACTURA
+                                                                                    COD. 011
+                                                                                                         Punto de Venta: 00002                  Comp. Nro: 00000451
+Razón Social: GIMÉNEZ CARLOS ALBERTO                                                                     Fecha de Emisión: 03/05/2024
+Domicilio Comercial: Belgrano 120 - Rosario,                                                             CUIT: 20123456786
+Condición frente al IVA: Responsable Monotributo                                                         Fecha de Inicio de Actividades:                 01/03/2010
+CUIT: 30712345679                                       Apellido y Nombre / Razón Social: MUTUAL DEL LITORAL COOPERATIVA LTDA DE SEGUROS
+                                                                                          GENERALES
+Condición de venta:        Cuenta Corriente
+                                                                                                                                     Importe Total: $            52300,00`),
+    ).toBe('GIMÉNEZ CARLOS ALBERTO');
+  });
+
   it('keeps the printed legal name over a brand word that product lines repeat', () => {
     expect(
       vendor(`
