@@ -18,6 +18,28 @@ describe('grand total: scored candidates', () => {
     );
   });
 
+  it("a utility bill: a metered total ('Total Consumption 490 m3') is no money; the pre-authorized withdrawal is the total", () => {
+    expect(
+      total(`
+Riverside Utilities                                Your Account Summary
+                                                   Balance Forward:                 0.00
+                                                   Gas & Water Charges:           197.90
+                                                   Stormwater Rate Charges:        12.49
+UTILITY BILL                                       Pre-authorized Withdrawal:     210.39
+GAS                                                                 Rate     Charges
+            Total Consumption                        490     m3
+            Gas Variable Delivery                    481     m3   0.107090     51.51
+Total Gas & Water Charges for 12 MAIN ST                                      197.90`),
+    ).toBe(210.39);
+    expect(
+      total(`
+Riverside Utilities
+            Total Consumption                        490     m3
+            Water                                      8     m3   2.239500     17.92
+Total                                                                          17.92`),
+    ).toBe(17.92);
+  });
+
   it('takes the invoice total, not the amount due that adds a previous unpaid balance', () => {
     expect(
       total(`

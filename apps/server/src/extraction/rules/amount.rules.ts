@@ -51,6 +51,9 @@ const NET_LABEL =
   /(?<![a-z])(sub[- ]?total|subtotaal|subtotale|zwischensumme|net|netto|nettobetrag|total ht|montant ht|ht|imponibile|base imponible|base|total fara tva|valoare fara tva|fara tva|excl\.? btw|totaal excl|total excl|net amount|summe netto)(?![a-z])/;
 
 /** A tip or gratuity added to a restaurant bill: the card is charged the subtotal (and its tax) plus it. */
+/** Units of metered quantities printed after a figure (folded: "m³" stays, "m3"), which make it no amount. */
+const QUANTITY_UNIT =
+  /^\s*(?:m3|m³|kwh|mwh|kw|gj|mj|ccf|hcf|cf|therms?|gal(?:lons?)?|litres?|liters?|ltrs?|cu\.? ?m|kg|tonnes?)(?![\p{L}\d])/u;
 const TIP_LABEL =
   /(?<![a-z])(?:tip|tips|gratuity|trinkgeld|pourboire|propina|mancia|fooi|napiwek|dricks|gorjeta)(?![a-z])/;
 
@@ -296,6 +299,9 @@ export function findTotal(
     const lineCur = lineAmounts.find((x) => x.a.currency)?.a.currency ?? null;
     const lastCell = lineAmounts[lineAmounts.length - 1]!.cell;
     for (const [k, { cell: j, a }] of lineAmounts.entries()) {
+      // A quantity with its unit ("Total Consumption | 490 | m3", "1,234 kWh"): no money.
+      const after = `${cellsF[j]!.slice(a.index + a.raw.length)} ${cellsF[j + 1] ?? ''}`;
+      if (!a.currency && QUANTITY_UNIT.test(after)) continue;
       const before = cellsF[j]!.slice(0, a.index);
       // The label is the nearest run of text cells on the left, over any values in between ("Total | 1 | 278.61 |
       // 319.00" in a table's sum row): "Termin | 22.01. | Kunde | 25070" labels 25070 "Kunde" only.

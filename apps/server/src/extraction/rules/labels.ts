@@ -138,6 +138,8 @@ export const TOTAL_STRONG = wordsLoose([
   'saldo adeudado',
   'total adeudado',
   'importe adeudado',
+  // What a utility takes from the account on its own: "Pre-authorized Withdrawal", "Montant prélevé".
+  'pre-?authori[sz]ed (?:withdrawal|debit)(?: amount)?',
   'montant preleve',
   'montant a prelever',
   'montant debite',

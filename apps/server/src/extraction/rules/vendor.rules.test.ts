@@ -46,6 +46,32 @@ Condición de venta:        Cuenta Corriente
     ).toBe('GIMÉNEZ CARLOS ALBERTO');
   });
 
+  it("an advert's headline beside the address ('It's time to get / rewarded') and address headings are no names", () => {
+    expect(
+      vendor(`
+                                                             Tax invoice
+                                                             Account no.     Invoice no.     Invoice date
+                                                             457692722       191854266       01 Feb 20
+                                                             Kiwi Telecom Limited
+                                                             74 Taharoto Road, Takapuna
+   Mr David Nunns
+   Flat 9C Meridian Apartments                    It's time to get
+   AUCKLAND 1011
+                                                  rewarded
+   Invoice total due 18 Feb 20                                   $82.98`),
+    ).toBe('Kiwi Telecom Limited');
+    expect(
+      vendor(`
+                 SERVICE FOR                 BILLING PERIOD
+www.example-gas.com         ACCOUNT BALANCE
+CORRESPONDENCE ADDRESS
+PO Box 1040
+PAYMENT ADDRESS
+PO BOX 371338
+Amount Due           $ 19.25`),
+    ).toBeNull();
+  });
+
   it('keeps the printed legal name over a brand word that product lines repeat', () => {
     expect(
       vendor(`

@@ -122,7 +122,8 @@ const COUNTRY_ONLY =
   /^(?:australia|new zealand|united states(?: of america)?|usa|u\.s\.a\.|united kingdom|uk|great britain|ireland|canada|india|singapore|malaysia|hong kong|china|japan|germany|deutschland|austria|osterreich|switzerland|schweiz|suisse|svizzera|france|belgium|belgique|belgie|netherlands|nederland|the netherlands|luxembourg|italy|italia|spain|espana|portugal|brazil|brasil|mexico|argentina|chile|colombia|poland|polska|czech republic|czechia|ceska republika|slovakia|hungary|magyarorszag|romania|sweden|sverige|norway|norge|denmark|danmark|finland|suomi|south africa)$/;
 
 /** A label cut off after its preposition ("Numéro de"), in lower case as labels write it ("CRONUS DE" is a name). */
-const CUT_AFTER_PREPOSITION = /\s(?:de|du|des|of|for|to|von|der|di|da|del|van|la|le)$/;
+// In capitals only the words no country code or legal form spells ("CRONUS DE" is a company in Germany).
+const CUT_AFTER_PREPOSITION = /\s(?:de|du|des|of|for|to|von|der|di|da|del|van|la|le)$|\s(?:OF|FOR|TO|VON|DER|DEL|VAN)$/;
 
 /** Heads of footer lines that name a person or a bank, not the issuer. */
 const NOT_A_COMPANY =
@@ -308,6 +309,25 @@ function sellerLabelCell(folded: string): boolean {
   return m.index <= 2 || (/(?:provider|supplier|seller|vendor|issuer)$/.test(t) && t.split(/\s+/).length <= 4);
 }
 
+/**
+ * A word in lower case that goes on the phrase of the line above in the same type ("It's time to get" over
+ * "rewarded" in an advert beside the address): a headline's end, not a name.
+ */
+function headlineContinued(doc: Doc, i: number, j: number): boolean {
+  const line = doc.lines[i]!;
+  const cell = line.cells[j]!;
+  if (!/^\p{Ll}/u.test(cell.text)) return false;
+  // The line above in that column: other columns' lines may sit between them.
+  for (let k = i - 1; k >= Math.max(0, i - 3); k--) {
+    const prev = doc.lines[k]!;
+    if (prev.page !== line.page) return false;
+    const above = prev.cells.find((c) => c.x0 < cell.x1 && c.x1 > cell.x0);
+    if (!above) continue;
+    return Math.abs(prev.size - line.size) <= 0.15 * line.size && /\p{L}$/u.test(above.text) && /\s/.test(above.text);
+  }
+  return false;
+}
+
 function foldPlain(s: string): string {
   return s
     .normalize('NFD')
@@ -420,6 +440,8 @@ export function findVendor(
     // A phone number, spelt in letters or not ("1-800-SHOPAID").
     if (/^\+?1?[-. ]?\(?\d{3}\)?[-. ]\p{L}*\d*[-. ]?[\p{L}\d]{4,}$/u.test(name) && /^\+?\d/.test(name)) return;
     if (HEADING_NOT_NAME.test(folded) || CUT_AFTER_PREPOSITION.test(name)) return;
+    // An address block's heading ("CORRESPONDENCE ADDRESS", "Payment address"), not a name.
+    if (/(?:^|\s)address(?:es)?$/.test(folded)) return;
     // An address's country line ("Australia", printed large under a logo), no one's name.
     if (COUNTRY_ONLY.test(folded)) return;
     // A legal form alone ("GmbH" in a cell of its own) names no one.
@@ -727,7 +749,8 @@ export function findVendor(
         !/^\d+\s/.test(cell.text) &&
         !MESSAGE.test(f) &&
         // A form's value under its field's label ("BILLING FREQUENCY | BILL TYPE" over "MONTHLY REGULAR").
-        !FIELD_NOUN.test(labelAbove(doc, i, j) ?? '')
+        !FIELD_NOUN.test(labelAbove(doc, i, j) ?? '') &&
+        !headlineContinued(doc, i, j)
       ) {
         const big = line.size >= maxTop * 0.98 && maxTop > 0;
         const first = i === firstLine;
@@ -1075,7 +1098,9 @@ export function pictureName(lines: Line[]): FieldGuess<string> | null {
   // The largest print wins; of equals, the higher on the page (a letterhead opens it).
   groups.sort((a, b) => b.size - a.size || a.rel - b.rel);
   for (const g of groups) {
-    const name = cleanVendor(g.lines.map((x) => x.text).join(' '));
+    let name = cleanVendor(g.lines.map((x) => x.text).join(' '));
+    // A speck after the logo read as a closing bracket ("nationalgrid DOO)"): not part of the name.
+    if (!name.includes('(')) name = name.replace(/\s+\S*\)$/, '');
     if (!plausibleName(name) || ocrNoise(name) || BANK_NAME.test(foldPlain(name))) continue;
     if (TITLE_WORDS.test(name.toLowerCase()) || isLabel(name) || name.split(/\s+/).length > 6) continue;
     return { value: name, confidence: 0.6 };
