@@ -289,7 +289,12 @@ export function findTotal(
         (labelled !== null &&
           (totalLabelKind(labelFolded) !== null || /(?<![a-z])(?:pay|paid|to pay)$/.test(labelFolded)));
       // "PAY :557": the figure glued to its label's colon (which a time, "9:42", also has) stands apart once spaced.
-      const spaced = labelled && only ? cell.text.replace(/:(?=\d)/, ': ') : cell.text;
+      let spaced = labelled && only ? cell.text.replace(/:(?=\d)/, ': ') : cell.text;
+      // A total whose decimal separator OCR lost ("VALOR TOTAL R$ | 439 97"): two digits after a space are its cents
+      // where the page writes its cents after that separator (no thousands group has two digits).
+      const lostSeparator = /^(\D{0,3}?\s?\d{1,3}) (\d{2})\s*$/.exec(cell.text);
+      if (lostSeparator && doc.decimalHint && j > 0 && totalLabelKind(cellsF.slice(0, j).join(' ').trim()) !== null)
+        spaced = `${lostSeparator[1]}${doc.decimalHint}${lostSeparator[2]}`;
       const shift = spaced.length - cell.text.length;
       for (const a of findAmounts(spaced, { allowIntegers: only, decimalHint: doc.decimalHint })) {
         lineAmounts.push({ cell: j, a: shift ? { ...a, index: a.index - shift } : a });

@@ -45,6 +45,12 @@ describe('findDates across the seven languages', () => {
     expect(one('20.05.20201:5')).toBeNull();
   });
 
+  it("reads a till's spaced '2023 03 20' only before its clock time", () => {
+    expect(one('LF NM 0000004B5AF1  2023 03 20 12:58:29')).toBe('2023-03-20');
+    // Figures spaced the same way without a time are codes, not a date.
+    expect(one('Kortele 2023 03 20')).toBeNull();
+  });
+
   it('rejects impossible dates and keeps several dates apart', () => {
     expect(one('31.02.2024')).toBeNull();
     expect(one('version 1.2.3')).toBeNull();

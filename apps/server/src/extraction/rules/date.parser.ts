@@ -106,6 +106,8 @@ const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'era' | 'num' | 'dMy' | 'Mdy' 
   { re: /(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)/g, kind: 'ymd' },
   // Hungarian "2008. 10. 17." (year, month and day each closed by a dot and a space).
   { re: /(?<![\d.])(\d{4})\. (\d{1,2})\. (\d{1,2})\.(?!\d)/g, kind: 'ymd' },
+  // A till's "2023 03 20 12:58:29" (Lithuania's slips): year, month and day spaced, only right before the time.
+  { re: /(?<![\d.,])(\d{4}) (\d{2}) (\d{2})(?=\s+\d{1,2}:\d{2}(?!\d))/g, kind: 'ymd' },
   // Japanese and Chinese "2025年12月5日", Korean "2025년 12월 5일" (spaces between the parts as some PDFs print them).
   { re: /(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]/g, kind: 'ymd' },
   // A Japanese era year: "令和7年5月15日" (Reiwa 7 is 2025, its first year 元年), "平成31年4月30日" (Heisei).

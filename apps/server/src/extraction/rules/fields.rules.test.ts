@@ -1533,6 +1533,49 @@ KASIYER: ALI`);
   });
 });
 
+describe('Baltic, Vietnamese and Brazilian slips (fresh sample 23, dev half, rebuilt with made-up items)', () => {
+  it("a Lithuanian slip: 'Mokėti' is the total, 'Kvitas' the number, the VAT payer's code says euro, the date before the time", () => {
+    const f = fields(`
+RIMI PAVYZDYS, UAB
+Vilniaus g. 2, Vilnius, Kasa Nr. 4
+PVM mokėtojo kodas LT100000000017
+Kvitas 215/3321                 #00112233
+Duona                          1,99 A
+Pienas                         1,49 A
+Mokėti                         3,48
+Mokėta (grynaisiais)           5,00
+Grąža (grynaisiais)            1,52
+Kasininkas (-ė) 1002 10
+LF NM 00000011AA  2024 05 14 18:02:11`);
+    expect(f).toMatchObject({ currency: 'EUR', invoice_number: '215/3321', invoice_date: '2024-05-14', amount: 3.48 });
+  });
+
+  it("a Vietnamese slip: 'Tổng cộng' is the total, 'Số GD' the number, the title no vendor", () => {
+    const f = fields(`
+CỬA HÀNG MINH AN
+HÓA ĐƠN BÁN HÀNG
+Bánh gạo 230g             1   GÓI   19,000    19,000
+Nước ngọt 1,5l            1   CHAI  15,000    15,000
+Tổng số:   2
+Tổng cộng:                                    34,000
+Tiền khách trả:   VND                         50,000
+Số GD: 000AB2212008001234 Ngày: 16/08/2020-17:18`);
+    expect(f).toMatchObject({ amount: 34000, invoice_number: '000AB2212008001234', vendor: 'CỬA HÀNG MINH AN' });
+  });
+
+  it("a Brazilian SAT slip: 'Extrato N.' is its number; a total whose decimal comma OCR lost ('439 97')", () => {
+    const f = fields(`
+Loja Exemplo Ltda.
+CNPJ: 42.000.000/0001-00
+EXTRATO N. 004512 CUPOM FISCAL ELETRONICO - SAT
+CALCA LEGGING                 1,00 PC   199,99    199,99
+CAMISETA                      1,00 PC    89,99     89,99
+VALOR TOTAL DOS PRODUTOS R$           289,98
+VALOR TOTAL R$                        289 98`);
+    expect(f).toMatchObject({ invoice_number: '004512', amount: 289.98, currency: 'BRL' });
+  });
+});
+
 describe("a grocer's slip paid with two tenders (fresh sample 21, rebuilt with made-up items)", () => {
   it("'Balance to pay' is the total, not the larger of the two tenders that settle it", () => {
     const f = fields(`

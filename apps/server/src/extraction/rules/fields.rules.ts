@@ -55,6 +55,9 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
     /(?<![a-z])(?:tanggal|struk|lunas|rupiah|npwp|ppn|pb1)(?![a-z])(?:.*?(?<![a-z])(?:tanggal|struk|lunas|rupiah|npwp|ppn|pb1|kembali|pelanggan|kasir)(?![a-z]))/s,
     'IDR',
   ],
+  // The VAT payer's code as the Baltic states label it (Lithuanian "PVM mokėtojo kodas", Latvian "PVN maksātāja",
+  // Estonian "KMKR nr"): all three pay in euro.
+  [/(?<![a-z])(?:pvm moketojo kodas|pvn maksataja|pvn reg\.? ?nr|kmkr)(?![a-z])/, 'EUR'],
   [/(?<![a-z])(?:philippines|pilipinas)(?![a-z])/, 'PHP'],
   [/(?<![a-z])(?:thailand)(?![a-z])/, 'THB'],
   [/(?<![a-z])(?:nepal)(?![a-z])/, 'NPR'],

@@ -138,6 +138,13 @@ export const TOTAL_STRONG = wordsLoose([
   'saldo adeudado',
   'total adeudado',
   'importe adeudado',
+  // Vietnamese: "Tổng cộng" (grand total), "Tổng tiền thanh toán" / "Tổng thanh toán" (total to pay).
+  'tong cong',
+  'tong (?:tien )?thanh toan',
+  // Lithuanian, Latvian and Estonian tills: "Mokėti" (to pay), "Apmaksai" / "Summa apmaksai", "Tasuda" / "Kokku tasuda".
+  'moketi',
+  '(?:summa |kopa )?apmaksai',
+  '(?:kokku )?tasuda',
   // What a utility takes from the account on its own: "Pre-authorized Withdrawal", "Montant prélevé".
   'pre-?authori[sz]ed (?:withdrawal|debit)(?: amount)?',
   'montant preleve',
@@ -424,6 +431,11 @@ export const NUMBER_LABEL = words([
   '(?:numar|nr\\.?)\\s*bon(?: fiscal)?',
   // A Turkish till's "FİŞ NO: 0280" (folded "fis no").
   'fis\\s*no\\.?',
+  // A Brazilian SAT slip's "Extrato N° 001787" (CF-e), a Vietnamese slip's "Số GD" / "Số hóa đơn".
+  'extrato\\s*(?:n[.°º]|no\\.?|nr\\.?)',
+  'so (?:gd|giao dich|hoa [dđ]on)',
+  // A Baltic slip's receipt number: Lithuanian "Kvitas 107/1977", Latvian "Čeks Nr.", Estonian "Kviitung".
+  '(?:kvitas|kvits|ceks|kviitung)\\s*(?:nr\\.?)?',
   // An Indonesian slip's "Kode struk", "No. struk", "Nomor nota".
   '(?:kode|no\\.?|nomor)\\s*(?:struk|nota)',
   'quittungs?\\s*-?\\s*(?:nummer|nr)\\.?',
@@ -1040,6 +1052,8 @@ export const DOCUMENT_TITLES = {
     'фактура',
     // Hungarian.
     'szamla',
+    // Vietnamese "Hóa đơn (bán hàng | giá trị gia tăng)" (folding keeps "đ").
+    'hoa [dđ]on(?: ban hang| gia tri gia tang)?',
     'счет-фактура',
     'рахунок-фактура',
   ],
