@@ -11,6 +11,27 @@ function typeOf(text: string): string | null {
 }
 
 describe('till receipts in more languages', () => {
+  it("a Lithuanian slip ('Kvitas', 'grynaisiais', 'Kasininkas') and a Vietnamese one ('Tiền khách trả') are receipts", () => {
+    expect(
+      typeOf(`
+RIMI PAVYZDYS, UAB
+Kvitas 215/3321
+Duona                          1,99
+Mokėti                         1,99
+Mokėta (grynaisiais)           5,00
+Kasininkas (-ė) 1002`),
+    ).toBe('receipt');
+    expect(
+      typeOf(`
+CỬA HÀNG MINH AN
+Bánh gạo 230g             1   19,000    19,000
+Tổng cộng:                              19,000
+Tiền khách trả:                         20,000
+Số GD: 000AB2212008001234 Ngày: 16/08/2020-17:18
+Thu ngân: BH5`),
+    ).toBe('receipt');
+  });
+
   it('an Indonesian till slip (struk): cash, change and cashier, no title', () => {
     expect(
       typeOf(`

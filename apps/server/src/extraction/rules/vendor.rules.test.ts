@@ -72,6 +72,29 @@ Amount Due           $ 19.25`),
     ).toBeNull();
   });
 
+  it("a slip's head line with the chain and its branch ('ALFAMART ARTHA GADING N / 0812…') names the chain", () => {
+    expect(
+      vendor(`
+ALFAMART KELAPA DUA N / 081200000000
+PT. CONTOH RITEL INDONESIA,TBK
+JL. MERDEKA NO. 12, TANGERANG
+Bon  JA19-789-00001X12 Kasir : BUDI
+AIR MINERAL 600ML          1   4,500      4,500
+Total Item                                4,500
+Tunai                                    10,000
+Kembalian                                 5,500`),
+    ).toBe('ALFAMART');
+    // Not on an invoice: there a chain's word before other words is another firm's name.
+    expect(
+      vendor(`
+ALFAMART KELAPA DUA CONSULTING LTD
+INVOICE                       No. 2024-118
+Consulting services, May              1,200.00
+Total due                             1,200.00`),
+    ).toBe('ALFAMART KELAPA DUA CONSULTING LTD');
+    expect(ocrNoise('iliSEAR')).toBe(true);
+  });
+
   it('keeps the printed legal name over a brand word that product lines repeat', () => {
     expect(
       vendor(`

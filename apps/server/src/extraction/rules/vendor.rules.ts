@@ -352,6 +352,8 @@ export function ocrNoise(s: string): boolean {
   // Quotes are specks, except one pair around a name ('ООО "Ромашка"', 'SC "ALFA" SRL', 'ТОВ «Світанок»').
   if (/["“”]/.test(s) && !/^[^"“”]*["“„][\p{L}][\p{L}\d .&'-]*\p{L}["”][^"“”]*$/u.test(s)) return true;
   if (/^[IiLl1|!\s.]+$/.test(s)) return true;
+  // A logo read as a run of small letters then capitals in one word ("iliSEAR").
+  if (/^\p{Ll}{2,}\p{Lu}{3,}$/u.test(s.trim())) return true;
   // Fragments around a number ("WA o 275" from a logo): no word of three letters.
   if (/\d/.test(s) && !/\p{L}{3}/u.test(s)) return true;
   return /^(?:mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?\s*[-–]\s*(?:mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?$/i.test(
@@ -1029,6 +1031,13 @@ export function findVendor(
       // head the page as the customer's) no more than a letterhead.
       slip ??= receiptLike(doc);
       add(chain.name, (slip ? 0.8 : 0.7) - (chain.exact ? 0 : 0.02), i);
+    }
+    // A till slip's head line with the chain and its branch's place ("ALFAMART ARTHA GADING N / 0812…"): a long
+    // chain name spelt exactly as its first word, on a slip only (an invoice's "Müller Haustechnik" is another firm).
+    const firstWord = head ? (line.cells[0]?.text.trim().split(/\s+/)[0] ?? '') : '';
+    if (firstWord.length >= 6 && !customer.has(`${i}:0`) && firstWord !== line.cells[0]!.text.trim()) {
+      const chain = knownMerchant(firstWord, true);
+      if (chain?.exact && !isOwn(chain.name) && (slip ??= receiptLike(doc))) add(chain.name, 0.74, i);
     }
   });
 
