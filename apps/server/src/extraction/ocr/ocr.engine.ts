@@ -23,6 +23,8 @@ export const OCR_LANGS = [
   'pol',
   'ces',
   'swe',
+  // Vietnamese: its tone marks stack two diacritics on a letter, which the Latin models read as other letters.
+  'vie',
   'jpn',
   'chi_sim',
   // Cyrillic: no Russian model ships on npm; the Ukrainian and Belarusian ones together know every Russian letter.

@@ -32,6 +32,8 @@ describe('languages of the full reading, from the English probe', () => {
     ['Faktura VAT Sprzedawca Nabywca NIP razem do zapłaty', ['pol', 'eng']],
     ['Faktura dodavatel odběratel celkem k úhradě DIČ', ['ces', 'eng']],
     ['Faktura fakturadatum förfallodatum att betala moms', ['swe', 'eng']],
+    // Vietnamese as the English model reads it (tone marks misread, the base letters right).
+    ['Tién khâch tra: 127,000 Thu ngán: BH5 Xin cám on quÿ khách', ['vie', 'eng']],
     ['請求書 請求書番号 合計金額 11,000 円', ['jpn', 'eng']],
     ['增值税电子普通发票 价税合计 开票日期 销售方 有限公司', ['chi_sim', 'eng']],
   ])('%s', (text, langs) => {
@@ -228,6 +230,50 @@ describe('a page whose probe cannot tell the language', () => {
     expect(opened).toEqual([DEFAULT_OCR_LANGS.join('+')]);
     expect(english.passes).toBe(0);
     expect(r.engine).toBe(all);
+  });
+
+  it('after all seven, a page whose words show another language (Vietnamese) is read again with that model', async () => {
+    opened.length = 0;
+    const english = engine('x');
+    // The seven Latin models rate their misreading of the tone marks a little higher than the right model does.
+    const all = engine('MINIMART ANAN HOA BONBAN HANG Téng câng 127,000 Tién khâch tra Thu ngán Xin cám on', 90);
+    const vietnamese = engine('MINIMART ANAN HÓA ĐƠN BÁN HÀNG Tổng cộng 127,000 Tiền khách trả Thu ngân cảm ơn', 88);
+    const r = await readInPageLanguage(
+      new Uint8Array(),
+      1,
+      undecided,
+      null,
+      english,
+      'all-languages',
+      factory({ [DEFAULT_OCR_LANGS.join('+')]: all, 'vie+eng': vietnamese }),
+    );
+    expect(opened).toEqual([DEFAULT_OCR_LANGS.join('+'), 'vie+eng']);
+    expect(r.engine).toBe(vietnamese);
+    // A reading in the page's language that is clearly worse is not kept; a page in one of the seven is read once.
+    opened.length = 0;
+    const poor = engine('HÓA ĐƠN BÁN HÀNG', 40);
+    const kept = await readInPageLanguage(
+      new Uint8Array(),
+      1,
+      undecided,
+      null,
+      english,
+      'all-languages',
+      factory({ [DEFAULT_OCR_LANGS.join('+')]: all, 'vie+eng': poor }),
+    );
+    expect(kept.engine).toBe(all);
+    opened.length = 0;
+    const german = engine('Rechnung Nr. 4711 Datum Summe netto MwSt', 90);
+    await readInPageLanguage(
+      new Uint8Array(),
+      1,
+      undecided,
+      null,
+      english,
+      'all-languages',
+      factory({ [DEFAULT_OCR_LANGS.join('+')]: german }),
+    );
+    expect(opened).toEqual([DEFAULT_OCR_LANGS.join('+')]);
   });
 
   it('a probe that already tells the language goes straight to that model', async () => {

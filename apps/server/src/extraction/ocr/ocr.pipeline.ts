@@ -70,6 +70,7 @@ const TESSERACT_LANG: Record<Lang, string> = {
   pl: 'pol',
   cs: 'ces',
   sv: 'swe',
+  vi: 'vie',
   ja: 'jpn',
   zh: 'chi_sim',
 };
@@ -133,7 +134,16 @@ export async function readInPageLanguage(
   const langs = pageLanguages(probe);
   if (langs !== DEFAULT_OCR_LANGS || undecided === 'all-languages') {
     const engine = await engineFor(langs);
-    return { engine, first: await engine.recognize(image, page) };
+    const first = await engine.recognize(image, page);
+    if (langs !== DEFAULT_OCR_LANGS) return { engine, first };
+    // The probe band held no words (a logo, a store's name), the whole page does: a language the seven models do
+    // not cover (Portuguese, Polish, Vietnamese …) is read again with its own model; the better reading stays.
+    const decided = pageLanguages(first);
+    if (decided === DEFAULT_OCR_LANGS || decided.every((l) => DEFAULT_OCR_LANGS.includes(l))) return { engine, first };
+    const own = await engineFor(decided);
+    const again = await own.recognize(image, page);
+    // Each model rates its own reading: the one that knows the page's letters keeps it unless clearly worse.
+    return quality(again) >= 0.9 * quality(first) ? { engine: own, first: again } : { engine, first };
   }
   const english = await probeEngine.recognize(image, page);
   const decided = pageLanguages(english);

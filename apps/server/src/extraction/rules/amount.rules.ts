@@ -9,6 +9,8 @@ export interface AmountGuess {
   decimals: number;
   /** Digits printed after the decimal separator ("319.00": 2). */
   printedDecimals: number;
+  /** Every digit printed, as one whole number ("127,000": 127000), when three follow the one separator. */
+  grouped?: number;
   currency: string | null;
   lineIndex: number;
 }
@@ -574,6 +576,9 @@ export function findTotal(
       minor: creditNote ? Math.abs(best.amount.minor) : best.amount.minor,
       decimals: best.amount.decimals,
       printedDecimals: best.amount.printedDecimals,
+      ...(best.amount.printedDecimals === 3 && /^\D*\d{1,3}[.,]\d{3}\D*$/.test(best.amount.raw)
+        ? { grouped: Math.abs(Number(best.amount.raw.replace(/\D/g, ''))) }
+        : {}),
       currency: best.currency,
       lineIndex: best.lineIndex,
     },

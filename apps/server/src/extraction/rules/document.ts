@@ -24,7 +24,7 @@ export interface Doc {
   pages: number;
 }
 
-export type Lang = 'en' | 'de' | 'fr' | 'it' | 'es' | 'ro' | 'nl' | 'pt' | 'pl' | 'cs' | 'sv' | 'ja' | 'zh';
+export type Lang = 'en' | 'de' | 'fr' | 'it' | 'es' | 'ro' | 'nl' | 'pt' | 'pl' | 'cs' | 'sv' | 'vi' | 'ja' | 'zh';
 
 /** Folds each UTF-16 unit on its own so that positions in the folded text match the original. */
 export function foldAligned(s: string): string {
@@ -52,6 +52,8 @@ const LANG_WORDS: Record<Lang, RegExp> = {
   pl: /(?<![a-z])(faktura|sprzedawca|nabywca|razem|nip|zap[lł]aty|p[lł]atnosci|wartosc|kwota|sposob|gotowka|paragon|fiskalny|sprzedazy|stawka|jest|oraz)(?![a-z])/g,
   cs: /(?<![a-z])(faktura|dodavatel|odberatel|celkem|cislo|splatnosti|dph|vystaveni|uhrade|zaokrouhleni|ico|dic|castka|bankovni|ucet|prijemce|jsme|neni)(?![a-z])/g,
   sv: /(?<![a-z])(faktura|fakturanummer|fakturadatum|forfallodatum|betala|belopp|moms|summa|kund\w*|momsreg\w*|betalningsvillkor|drojsmalsranta|kvitto|totalt|och|att)(?![a-z])/g,
+  // Vietnamese, folded (its "đ" stays): phrases of two words, which the other languages do not spell.
+  vi: /(?<![a-z])(hoa [dđ]on|ban hang|thu ngan|thanh toan|thanh tien|tien khach|khach hang|cam on|so luong|[dđ]on gia|tong cong|[dđ]ia chi|[dđ]ien thoai|nhan vien)(?![a-z])/g,
   ja: /請求|合計|金額|税込|消費税|円|日付|御中|様|領収|発行|株式会社|番号|小計|振込|[\u3040-\u30ff]{2}/g,
   // Simplified Chinese (a fapiao's labels); kana never, so a Japanese page is not taken for one.
   zh: /发票|合计|价税|税额|金额|开票|购买方|销售方|纳税人|识别号|收款|复核|元|有限公司/g,

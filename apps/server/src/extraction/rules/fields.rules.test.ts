@@ -1563,6 +1563,19 @@ Số GD: 000AB2212008001234 Ngày: 16/08/2020-17:18`);
     expect(f).toMatchObject({ amount: 34000, invoice_number: '000AB2212008001234', vendor: 'CỬA HÀNG MINH AN' });
   });
 
+  it("đồng have no cents: '127,345' is 127345 even where decimal commas are printed (fruit by the kilo)", () => {
+    const f = fields(`
+MINIMART ANAN
+HÓA ĐƠN BÁN HÀNG
+Chuối                     1,25   KG    12,000    15,000
+Cam                       0,75   KG    20,000    15,000
+Bánh gạo 230g             1   GÓI   112,345  112,345
+Tổng cộng:                                    127,345
+Tiền khách trả:   VND                         130,000
+Thu ngân: BH5`);
+    expect(f).toMatchObject({ amount: 127345, currency: 'VND' });
+  });
+
   it("a Brazilian SAT slip: 'Extrato N.' is its number; a total whose decimal comma OCR lost ('439 97')", () => {
     const f = fields(`
 Loja Exemplo Ltda.

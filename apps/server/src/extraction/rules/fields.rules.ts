@@ -10,7 +10,15 @@ import { findVendor } from './vendor.rules';
 
 const INDIAN_TAX = /(?<![a-z])(?:gstin|igst|cgst|sgst|hsn\/sac|utgst)(?![a-z])/;
 
-const LANG_CURRENCY: Record<string, string> = { de: 'EUR', fr: 'EUR', it: 'EUR', es: 'EUR', nl: 'EUR', ro: 'RON' };
+const LANG_CURRENCY: Record<string, string> = {
+  de: 'EUR',
+  fr: 'EUR',
+  it: 'EUR',
+  es: 'EUR',
+  nl: 'EUR',
+  ro: 'RON',
+  vi: 'VND',
+};
 
 /**
  * Where a page prints no currency at all, the country decides it: a country named in an address, or a tax id only
@@ -246,6 +254,12 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   if (total) {
     let { minor, decimals } = total.value;
     const want = currencyDecimals(currency?.value);
+    // Three figures after the separator in a currency without cents ("127,000" đồng, "44.900" rupiah) group
+    // thousands, whatever the page's decimal sign.
+    if (want === 0 && total.value.grouped !== undefined) {
+      minor = total.value.grouped;
+      decimals = 0;
+    }
     if (want !== decimals) {
       minor = want > decimals ? minor * 10 ** (want - decimals) : Math.round(minor / 10 ** (decimals - want));
       decimals = want;

@@ -1053,7 +1053,7 @@ export const DOCUMENT_TITLES = {
     // Hungarian.
     'szamla',
     // Vietnamese "Hóa đơn (bán hàng | giá trị gia tăng)" (folding keeps "đ").
-    'hoa [dđ]on(?: ban hang| gia tri gia tang)?',
+    'hoa [dđ]on(?:\\s?ban hang| gia tri gia tang)?',
     'счет-фактура',
     'рахунок-фактура',
   ],

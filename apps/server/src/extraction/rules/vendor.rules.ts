@@ -1037,7 +1037,10 @@ export function findVendor(
     const firstWord = head ? (line.cells[0]?.text.trim().split(/\s+/)[0] ?? '') : '';
     if (firstWord.length >= 6 && !customer.has(`${i}:0`) && firstWord !== line.cells[0]!.text.trim()) {
       const chain = knownMerchant(firstWord, true);
-      if (chain?.exact && !isOwn(chain.name) && (slip ??= receiptLike(doc))) add(chain.name, 0.74, i);
+      if (chain?.exact && !isOwn(chain.name)) {
+        slip ??= receiptLike(doc);
+        if (slip) add(chain.name, 0.74, i);
+      }
     }
   });
 
