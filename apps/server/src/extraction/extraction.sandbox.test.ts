@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,6 +45,25 @@ describe('extraction in the document sandbox', () => {
     expect(r.errors).toEqual([]);
     expect(r.amount).toBe(4.11);
     expect(documentSandboxPids()).toEqual([warmed]);
+  });
+
+  it('closes a child a prewarm is still starting when the configuration changes, and leaves none running once closed', async () => {
+    // This process's sandbox children (a child left behind keeps a CLI command alive until its idle timer).
+    const children = () =>
+      execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => /child/.test(l)).length;
+    await configureDocumentSandbox({ processes: 1 });
+    await closeDocumentSandbox();
+    // The CLI's order: a prewarm, a configuration that restarts the sandbox, the document, all before a pool exists.
+    prewarmDocumentSandbox();
+    await configureDocumentSandbox({ processes: 1, memoryMb: 900 });
+    const r = await extractInvoiceFields({ bytes: new Uint8Array(readFileSync(realPdf)), filename: 'aws.pdf' });
+    expect(r.amount).toBe(4.11);
+    expect(documentSandboxPids()).toHaveLength(1);
+    await closeDocumentSandbox();
+    await configureDocumentSandbox({ memoryMb: DEFAULT_SANDBOX_SETTINGS.memoryMb });
+    await expect.poll(children, { timeout: 10_000 }).toBe(0);
   });
 
   it('refuses the images that crashed the process, from their headers, before any decoder sees them', async () => {

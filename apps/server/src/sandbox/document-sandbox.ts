@@ -31,7 +31,13 @@ export const DEFAULT_SANDBOX_SETTINGS: DocumentSandboxSettings = {
 };
 
 let settings: DocumentSandboxSettings = DEFAULT_SANDBOX_SETTINGS;
-let pool: SandboxPool | null = null;
+/**
+ * The pool being made or made. One promise, so that callers that ask at once (the CLI's prewarm and its document)
+ * share one pool: two would leave the first one's child running, keeping the command alive until its idle timer.
+ */
+let pool: Promise<SandboxPool> | null = null;
+/** That pool once made (documentSandboxPids is synchronous). */
+let made: SandboxPool | null = null;
 
 /**
  * Sets the sandbox's limits (server start-up, CLI); takes effect for the next document. Running children are stopped
@@ -49,12 +55,14 @@ export async function configureDocumentSandbox(next: Partial<DocumentSandboxSett
 export async function closeDocumentSandbox(): Promise<void> {
   const current = pool;
   pool = null;
-  await current?.close();
+  const closing = await current?.catch(() => null);
+  if (closing && made === closing) made = null;
+  await closing?.close();
 }
 
 /** The live children's process ids (tests, diagnostics). */
 export function documentSandboxPids(): number[] {
-  return pool?.pids() ?? [];
+  return made?.pids() ?? [];
 }
 
 /**
@@ -70,13 +78,17 @@ function readablePaths(packageDir: string): string[] {
   return [...paths];
 }
 
-async function getPool(): Promise<SandboxPool> {
-  if (pool) return pool;
+function getPool(): Promise<SandboxPool> {
+  pool ??= makePool();
+  return pool;
+}
+
+async function makePool(): Promise<SandboxPool> {
   const { prepareOcrData } = await import('../extraction/ocr/ocr.engine');
   // The children may not write: the OCR models are put in place here, once.
   const ocrDir = prepareOcrData();
   const { entry, packageDir } = await sandboxEntry(import.meta.url, './document.child.ts', 'document-child');
-  pool = new SandboxPool({
+  const created = new SandboxPool({
     entry,
     size: settings.processes,
     memoryMb: settings.memoryMb,
@@ -85,7 +97,8 @@ async function getPool(): Promise<SandboxPool> {
     env: { TMPDIR: os.tmpdir(), ...(process.env.PATH ? { PATH: process.env.PATH } : {}) },
     ...(settings.log ? { log: settings.log } : {}),
   });
-  return pool;
+  made = created;
+  return created;
 }
 
 /** Runs one task of document.tasks.ts in the sandbox; rejects with SandboxError when its child dies. */
