@@ -79,7 +79,14 @@ function readablePaths(packageDir: string): string[] {
 }
 
 function getPool(): Promise<SandboxPool> {
-  pool ??= makePool();
+  if (!pool) {
+    const making = makePool();
+    pool = making;
+    // A pool that could not be made is tried again by the next document, not remembered as failed.
+    making.catch(() => {
+      if (pool === making) pool = null;
+    });
+  }
   return pool;
 }
 
