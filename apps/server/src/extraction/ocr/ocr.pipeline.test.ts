@@ -13,6 +13,7 @@ import {
   DEFAULT_OCR_LANGS,
   pageLanguages,
   readInPageLanguage,
+  type UndecidedLanguage,
   weakReading,
 } from './ocr.pipeline';
 
@@ -173,12 +174,19 @@ describe('a page whose probe cannot tell the language', () => {
     opened.push(langs.join('+'));
     return byLangs[langs.join('+')] as OcrEngine;
   };
+  // The full reading of a page (no fixed engine) after the given probe, English being the probe's engine.
+  const readUndecided = (
+    probe: OcrPage,
+    english: OcrEngine,
+    mode: UndecidedLanguage,
+    engineFor: (langs: readonly string[]) => Promise<OcrEngine>,
+  ) => readInPageLanguage(new Uint8Array(), 1, probe, null, english, mode, engineFor);
 
   it('is read in English once, and kept when the whole page reads as English or still tells nothing', async () => {
     for (const text of ['Invoice number 12 Invoice date Total due', '4711 05.03.2024 12,00 34,50']) {
       opened.length = 0;
       const english = engine(text);
-      const r = await readInPageLanguage(new Uint8Array(), 1, undecided, null, english, 'english-first', factory({}));
+      const r = await readUndecided(undecided, english, 'english-first', factory({}));
       expect(r.first.words.map((w) => w.text).join(' ')).toBe(text);
       expect(english.passes).toBe(1);
       expect(opened).toEqual([]); // no seven-language pass
@@ -189,28 +197,12 @@ describe('a page whose probe cannot tell the language', () => {
     opened.length = 0;
     const english = engine('Rechnung Nr. 4711 Datum 05.03.2024 Summe netto MwSt', 70);
     const german = engine('Rechnung Nr. 4711 Datum 05.03.2024 Summe netto MwSt Größe', 92);
-    const r = await readInPageLanguage(
-      new Uint8Array(),
-      1,
-      undecided,
-      null,
-      english,
-      'english-first',
-      factory({ 'deu+eng': german }),
-    );
+    const r = await readUndecided(undecided, english, 'english-first', factory({ 'deu+eng': german }));
     expect(opened).toEqual(['deu+eng']);
     expect(r.engine).toBe(german);
     expect(r.first.confidence).toBe(92);
     const poor = engine('R e c h', 20);
-    const kept = await readInPageLanguage(
-      new Uint8Array(),
-      1,
-      undecided,
-      null,
-      english,
-      'english-first',
-      factory({ 'deu+eng': poor }),
-    );
+    const kept = await readUndecided(undecided, english, 'english-first', factory({ 'deu+eng': poor }));
     expect(kept.engine).toBe(english);
   });
 
@@ -218,15 +210,7 @@ describe('a page whose probe cannot tell the language', () => {
     opened.length = 0;
     const english = engine('Invoice number 12 Invoice date Total due');
     const all = engine('Rechnung');
-    const r = await readInPageLanguage(
-      new Uint8Array(),
-      1,
-      undecided,
-      null,
-      english,
-      'all-languages',
-      factory({ [DEFAULT_OCR_LANGS.join('+')]: all }),
-    );
+    const r = await readUndecided(undecided, english, 'all-languages', factory({ [DEFAULT_OCR_LANGS.join('+')]: all }));
     expect(opened).toEqual([DEFAULT_OCR_LANGS.join('+')]);
     expect(english.passes).toBe(0);
     expect(r.engine).toBe(all);
@@ -238,11 +222,8 @@ describe('a page whose probe cannot tell the language', () => {
     // The seven Latin models rate their misreading of the tone marks a little higher than the right model does.
     const all = engine('MINIMART ANAN HOA BONBAN HANG Téng câng 127,000 Tién khâch tra Thu ngán Xin cám on', 90);
     const vietnamese = engine('MINIMART ANAN HÓA ĐƠN BÁN HÀNG Tổng cộng 127,000 Tiền khách trả Thu ngân cảm ơn', 88);
-    const r = await readInPageLanguage(
-      new Uint8Array(),
-      1,
+    const r = await readUndecided(
       undecided,
-      null,
       english,
       'all-languages',
       factory({ [DEFAULT_OCR_LANGS.join('+')]: all, 'vie+eng': vietnamese }),
@@ -252,11 +233,8 @@ describe('a page whose probe cannot tell the language', () => {
     // A reading in the page's language that is clearly worse is not kept; a page in one of the seven is read once.
     opened.length = 0;
     const poor = engine('HÓA ĐƠN BÁN HÀNG', 40);
-    const kept = await readInPageLanguage(
-      new Uint8Array(),
-      1,
+    const kept = await readUndecided(
       undecided,
-      null,
       english,
       'all-languages',
       factory({ [DEFAULT_OCR_LANGS.join('+')]: all, 'vie+eng': poor }),
@@ -264,15 +242,7 @@ describe('a page whose probe cannot tell the language', () => {
     expect(kept.engine).toBe(all);
     opened.length = 0;
     const german = engine('Rechnung Nr. 4711 Datum Summe netto MwSt', 90);
-    await readInPageLanguage(
-      new Uint8Array(),
-      1,
-      undecided,
-      null,
-      english,
-      'all-languages',
-      factory({ [DEFAULT_OCR_LANGS.join('+')]: german }),
-    );
+    await readUndecided(undecided, english, 'all-languages', factory({ [DEFAULT_OCR_LANGS.join('+')]: german }));
     expect(opened).toEqual([DEFAULT_OCR_LANGS.join('+')]);
   });
 
@@ -281,15 +251,7 @@ describe('a page whose probe cannot tell the language', () => {
     const english = engine('x');
     const french = engine('Facture');
     const probe = reading('Facture n° 12 du 05/03/2024 Montant TVA client');
-    const r = await readInPageLanguage(
-      new Uint8Array(),
-      1,
-      probe,
-      null,
-      english,
-      'english-first',
-      factory({ 'fra+eng': french }),
-    );
+    const r = await readUndecided(probe, english, 'english-first', factory({ 'fra+eng': french }));
     expect(opened).toEqual(['fra+eng']);
     expect(english.passes).toBe(0);
     expect(r.engine).toBe(french);

@@ -137,21 +137,46 @@ export async function readInPageLanguage(
     const first = await engine.recognize(image, page);
     if (langs !== DEFAULT_OCR_LANGS) return { engine, first };
     // The probe band held no words (a logo, a store's name), the whole page does: a language the seven models do
-    // not cover (Portuguese, Polish, Vietnamese …) is read again with its own model; the better reading stays.
-    const decided = pageLanguages(first);
-    if (decided === DEFAULT_OCR_LANGS || decided.every((l) => DEFAULT_OCR_LANGS.includes(l))) return { engine, first };
-    const own = await engineFor(decided);
-    const again = await own.recognize(image, page);
-    // Each model rates its own reading: the one that knows the page's letters keeps it unless clearly worse.
-    return quality(again) >= 0.9 * quality(first) ? { engine: own, first: again } : { engine, first };
+    // not cover (Portuguese, Polish, Vietnamese …) is read again with its own model. Each model rates its own
+    // reading: the one that knows the page's letters keeps it unless clearly worse.
+    return rereadInOwnLanguage(
+      image,
+      page,
+      { engine, first },
+      (l) => l.every((x) => DEFAULT_OCR_LANGS.includes(x)),
+      0.9,
+      engineFor,
+    );
   }
   const english = await probeEngine.recognize(image, page);
-  const decided = pageLanguages(english);
-  if (decided === DEFAULT_OCR_LANGS || (decided.length === 1 && decided[0] === 'eng'))
-    return { engine: probeEngine, first: english };
+  return rereadInOwnLanguage(
+    image,
+    page,
+    { engine: probeEngine, first: english },
+    (l) => l.length === 1 && l[0] === 'eng',
+    1,
+    engineFor,
+  );
+}
+
+/**
+ * A reading whose whole page's words show a language that `covered` says its engine did not read in is read once
+ * more with that language's model (plus English); the new reading stays when its quality is at least `keep` times
+ * the first's.
+ */
+async function rereadInOwnLanguage(
+  image: Uint8Array,
+  page: number,
+  read: { engine: OcrEngine; first: OcrPage },
+  covered: (langs: readonly string[]) => boolean,
+  keep: number,
+  engineFor: (langs: readonly string[]) => Promise<OcrEngine>,
+): Promise<{ engine: OcrEngine; first: OcrPage }> {
+  const decided = pageLanguages(read.first);
+  if (decided === DEFAULT_OCR_LANGS || covered(decided)) return read;
   const engine = await engineFor(decided);
   const again = await engine.recognize(image, page);
-  return quality(again) >= quality(english) ? { engine, first: again } : { engine: probeEngine, first: english };
+  return quality(again) >= keep * quality(read.first) ? { engine, first: again } : read;
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]/gu;
