@@ -326,6 +326,30 @@ describe('CSV reader', () => {
     ]);
   });
 
+  it('tells separate debit and credit columns apart in a file without a header, by its running balance', async () => {
+    // Date, description, debit, credit, balance (TD Canada's download); the balance runs newest-first here.
+    const td = await first(
+      '05/01/2023,GROCER   _M,1.96,,13.04\n05/01/2023,PHARMACY,12.10,,15.00\n05/01/2023,REFUND,,0.50,27.10\n' +
+        '05/02/2023,E-TFR,26.60,,26.60\n05/03/2023,PAYROLL,,53.20,53.20\n',
+    );
+    expect(td.transactions.map((t) => [t.date, t.type, t.amountMinor])).toEqual([
+      ['2023-05-01', 'debit', 196],
+      ['2023-05-01', 'debit', 1210],
+      ['2023-05-01', 'credit', 50],
+      ['2023-05-02', 'debit', 2660],
+      ['2023-05-03', 'credit', 5320],
+    ]);
+    // Credit column first, balance oldest-first: the balance says which column takes money out.
+    const swapped = await first(
+      '2023-05-01,PAYROLL,100.00,,100.00\n2023-05-02,RENT,,40.00,60.00\n2023-05-03,SHOP,,5.50,54.50\n',
+    );
+    expect(swapped.transactions.map((t) => [t.type, t.amountMinor])).toEqual([
+      ['credit', 10000],
+      ['debit', 4000],
+      ['debit', 550],
+    ]);
+  });
+
   it('reads Japanese (Shift_JIS) and Russian (Windows-1251) exports with their header words', async () => {
     const jp = await first(
       encodeLegacy(

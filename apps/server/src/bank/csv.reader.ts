@@ -1043,8 +1043,11 @@ export function inferColumns(rows: string[][]): { cols: Columns; firstRow: numbe
   const column = (i: number) => body.map((r) => (r[i] ?? '').trim()).filter(Boolean);
   const cols: Columns = { description: [], headerCurrency: null };
   const moneyCols: Array<{ i: number; negatives: number; median: number }> = [];
+  const split = debitCreditPair(body, width);
+  if (split) Object.assign(cols, split);
   let longest = { i: -1, len: 0 };
   for (let i = 0; i < width; i += 1) {
+    if (i === split?.debit || i === split?.credit) continue;
     const cells = column(i);
     if (cells.length < 0.6 * body.length) continue;
     if (cols.date === undefined && share(cells, (c) => dateParts(c) !== null) >= 0.8) {
@@ -1070,7 +1073,13 @@ export function inferColumns(rows: string[][]): { cols: Columns; firstRow: numbe
     const len = cells.reduce((n, c) => n + (/\p{L}{3}/u.test(c) ? c.length : 0), 0) / cells.length;
     if (len > longest.len) longest = { i, len };
   }
-  if (cols.date === undefined || !moneyCols.length) return null;
+  if (cols.date === undefined || (!moneyCols.length && !split)) return null;
+  if (split) {
+    // The one other money column is the running balance (the pair's orientation was told by it).
+    if (moneyCols.length === 1 && split.balance === moneyCols[0]!.i) cols.balance = split.balance;
+    if (longest.i >= 0) cols.description.push(longest.i);
+    return { cols, firstRow };
+  }
   const signed = moneyCols.filter((m) => m.negatives > 0);
   const amount = signed.length === 1 ? signed[0]! : [...moneyCols].sort((a, b) => a.median - b.median)[0]!;
   cols.amount = amount.i;
@@ -1096,6 +1105,53 @@ export function inferColumns(rows: string[][]): { cols: Columns; firstRow: numbe
     if (new Set(cells).size === 1 && /^[A-Z]{2}\d{2}[A-Z0-9]{8,}$|^\d{8,}$/.test(cells[0]!)) cols.account = i;
   }
   return { cols, firstRow };
+}
+
+/**
+ * Separate debit and credit columns in a file without a header (TD Canada's download: date, description, debit,
+ * credit, balance): two neighbouring columns of unsigned money of which each row fills exactly one. Which is which
+ * is told by a third money column that runs as the balance (either row order); without one, the first is the debit,
+ * as banks print them (Debit/Credit, Soll/Haben, Withdrawals/Deposits). Null when no such pair stands out.
+ */
+function debitCreditPair(body: string[][], width: number): { debit: number; credit: number; balance?: number } | null {
+  const moneyOrEmpty = (c: string) => c === '' || (MONEY_CELL.test(c) && !/^[-−(]/.test(c)) || /^\d{1,9}$/.test(c);
+  const value = (c: string) => money(c, 2, inferDecimal([c])) ?? 0;
+  for (let i = 0; i + 1 < width; i += 1) {
+    const a = body.map((r) => (r[i] ?? '').trim());
+    const b = body.map((r) => (r[i + 1] ?? '').trim());
+    if (!a.every(moneyOrEmpty) || !b.every(moneyOrEmpty)) continue;
+    const one = body.filter((_, k) => (a[k] === '') !== (b[k] === '')).length;
+    if (one < 0.9 * body.length || !a.some(Boolean) || !b.some(Boolean)) continue;
+    if (!a.some((c) => MONEY_CELL.test(c)) && !b.some((c) => MONEY_CELL.test(c))) continue;
+    // A balance column: money on (nearly) every row, outside the pair.
+    let best: { debit: number; credit: number; balance?: number } = { debit: i, credit: i + 1 };
+    let bestFit = 0;
+    for (let j = 0; j < width; j += 1) {
+      if (j === i || j === i + 1) continue;
+      const bal = body.map((r) => (r[j] ?? '').trim());
+      if (share(bal, (c) => MONEY_CELL.test(c) || /^[-+−]?\d{1,9}$/.test(c)) < 0.9) continue;
+      const balance = bal.map(value);
+      for (const [debit, credit] of [
+        [i, i + 1],
+        [i + 1, i],
+      ] as const) {
+        const signed = body.map((r) => value((r[credit] ?? '').trim()) - value((r[debit] ?? '').trim()));
+        let oldestFirst = 0;
+        let newestFirst = 0;
+        for (let k = 1; k < body.length; k += 1) {
+          if (Math.abs(balance[k]! - balance[k - 1]! - signed[k]!) < 1e-6) oldestFirst += 1;
+          if (Math.abs(balance[k - 1]! - balance[k]! - signed[k - 1]!) < 1e-6) newestFirst += 1;
+        }
+        const fit = Math.max(oldestFirst, newestFirst);
+        if (fit > bestFit && fit >= 0.8 * (body.length - 1)) {
+          bestFit = fit;
+          best = { debit, credit, balance: j };
+        }
+      }
+    }
+    return best;
+  }
+  return null;
 }
 
 export function parseCsvStatement(bytes: Uint8Array, maxRows = CSV_MAX_ROWS): StatementReadResult {
