@@ -54,6 +54,9 @@ const letters = (v: string) => v.toLowerCase().replace(/[^a-z0-9]/g, '');
 function sameField(key: keyof ParsedStatement, got: unknown, want: unknown): boolean {
   if (key === 'bankName' && typeof got === 'string' && typeof want === 'string') {
     const [a, b] = [letters(got), letters(want)];
+    // The bank word alone ("Bank") is in every bank's name and names none.
+    const generic = (x: string) => /^(?:bank|banque|banca|banco|bankhaus|sparkasse|credit)$/.test(x);
+    if (generic(a) || generic(b)) return false;
     return a.length >= 4 && b.length >= 4 && (a.includes(b) || b.includes(a));
   }
   return normalise(got) === normalise(want);

@@ -747,6 +747,34 @@ describe('US statement layouts (real banks)', () => {
     expect(statementFromLines(footer).bankName).toBe('Harbour Bank');
   });
 
+  it('takes no website, post-office box, city or bare bank word for the bank, and skips a scanned leader after the account label', () => {
+    const table: Array<Array<[string, number, number]>> = [
+      [
+        ['Date', 140, 300],
+        ['Description', 400, 800],
+        ['Amount', 2000, 2200],
+      ],
+      [
+        ['03 Jul 2018', 140, 380],
+        ['Monthly fee', 400, 800],
+        ['-6.00', 2000, 2200],
+      ],
+    ];
+    const st = statementFromLines(
+      lines([
+        [['# BankStatements.net', 900, 1500]],
+        [['BOX 6011 STATION A', 140, 700]],
+        [['Harbour Trust', 140, 500]],
+        [
+          ['TORONTO, ON', 140, 500],
+          ['Account number: ~~ 01234 567-890-1', 1400, 2200],
+        ],
+        ...table,
+      ]),
+    );
+    expect([st.bankName, st.accountNumber]).toEqual(['Harbour Trust', '01234567-890-1']);
+  });
+
   it('reads side-by-side check tables (date in the second column) and no transactions from a daily balances table', () => {
     const st = statementFromLines(
       lines([

@@ -724,7 +724,8 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       const rest = l.text
         .slice(m.index + m[0].length)
         .replace(/^[\s:]*(?:BSB|sort code)\s*:?\s*\d{2,3}-\d{2,3}(?:-\d{2})?\s+/i, '');
-      const num = new RegExp(`^[\\s:]*(${ACCOUNT_NUMBER})`).exec(rest);
+      // A leader the scan made of the label's dotted line ("Account number: ~~ 01234 567-890-1") is skipped.
+      const num = new RegExp(`^[\\s:~_.…]*(${ACCOUNT_NUMBER})`).exec(rest);
       if (num) {
         info.accountNumber = num[1]!.replace(/[\s]/g, '');
         break;
@@ -857,6 +858,14 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
   const consider = (raw: string, l: Line, bonus: number) => {
     // A letter's return-address line ("ING-DiBa AG · 60628 Frankfurt am Main", "Postbank Hamburg 22283 Hamburg"): the
     // name before the separator or the postcode.
+    // A post-office box ("P.O. BOX 6011 STATION A") or a city with its state or province ("TORONTO, ON") is address.
+    if (/^(?:p\.?\s?o\.?\s*)?box\s+\d/i.test(raw.trim()) || /^[\p{Lu} .'-]+,\s*[A-Z]{2}$/u.test(raw.trim())) return;
+    // A website's name as printed ("BankStatements.net"), whatever its ending.
+    if (
+      /(?<![\p{L}.])\p{L}[\p{L}\d-]+\.(?:com|net|org|info|biz|[a-z]{2})(?![\p{L}\d])/iu.test(raw) &&
+      !/\s\S/.test(raw.replace(/^\W+\s*/, '').trim())
+    )
+      return;
     let text = raw
       .split(/\s+[·|•]\s+/)[0]!
       .replace(/\s*,?\s+(?:D-|F-|A-|CH-)?\d{4,5}\s+\p{L}.*$/u, '')
@@ -864,7 +873,12 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       .trim();
     // The bank's name and the document's title in one heading ("Bank Nadwiślański S.A. Wyciąg z rachunku nr 9/2025").
     const title = TITLE_WORDS.exec(foldAligned(text));
-    if (title && title.index > 0 && BANK_WORDS.test(foldAligned(text.slice(0, title.index))))
+    if (
+      title &&
+      title.index > 0 &&
+      /\s/.test(text[title.index - 1] ?? '') &&
+      BANK_WORDS.test(foldAligned(text.slice(0, title.index)))
+    )
       text = text.slice(0, title.index).trim();
     const f = foldAligned(text);
     if (CIVILITY.test(f.trim())) return;
@@ -894,6 +908,8 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     if (OPENING.test(f) || CLOSING.test(f) || CARRY.test(f)) return;
     // A currency's name or code alone ("EURO" over the account number) names no bank.
     if (!text.trim().includes(' ') && findCurrencies(text).length) return;
+    // The bank word alone ("Bank", "# Bank") names no bank.
+    if (/^(?:bank|banque|banca|banco|bankhaus)$/.test(f.replace(/[^\p{L}\s]/gu, '').trim())) return;
     const score = (bank ? 100 : 0) + (bank && LEGAL_FORM.test(f.trim()) ? 50 : 0) + l.size * 2 - l.rel * 10 + bonus;
     candidates.push({ text: text.trim(), score });
   };
