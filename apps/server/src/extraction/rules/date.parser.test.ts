@@ -84,4 +84,9 @@ describe('codes that look like dates', () => {
     expect(findDates('HC03-7 - 15')).toEqual([]);
     expect(findDates('12-01-19 21:13 SHO1')[0]?.iso).toBe('2019-01-12');
   });
+
+  it("the tail of a slashed invoice number ('FS/22/09/51': series, year, month, running number) is no date", () => {
+    expect(findDates('VAT Invoice no. FS/22/09/51')).toEqual([]);
+    expect(findDates('Date 22/09/51')[0]?.iso).toBe('2051-09-22');
+  });
 });

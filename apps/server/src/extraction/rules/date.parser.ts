@@ -113,8 +113,9 @@ const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'era' | 'num' | 'dMy' | 'Mdy' 
   // A Japanese era year: "令和7年5月15日" (Reiwa 7 is 2025, its first year 元年), "平成31年4月30日" (Heisei).
   { re: /(令和|平成)\s*(\d{1,2}|元)\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/g, kind: 'era' },
   // A four-digit year may run straight into the time (receipt OCR drops the space: "20.05.202014:57").
+  // Not the tail of a slashed identifier ("FS/22/09/51", an invoice series, its year and month and running number).
   {
-    re: /(?<![\d.,])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}(?=\d{1,2}:\d{2}(?!\d))|(?:\d{4}|\d{2})(?![\d,]|\.\d))/g,
+    re: /(?<![\d.,])(?<![A-Za-z]\/)(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}(?=\d{1,2}:\d{2}(?!\d))|(?:\d{4}|\d{2})(?![\d,]|\.\d))/g,
     kind: 'num',
   },
   {

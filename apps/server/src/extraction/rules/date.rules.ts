@@ -161,6 +161,15 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
           }
           score = line.page === 1 ? 0.35 - 0.1 * line.rel : 0.2;
         }
+        // A date in running prose ("… A compter du 1er janvier 2013, tout acheteur qui …", the terms in a footer)
+        // is no document date, whatever generic "du/vom/le" stands before it: below every unlabelled date.
+        // Prose: at least five words of small letters before the date (a till's "KASSE 3 BON 12 Datum" is none).
+        if (
+          score < 0.9 &&
+          f.length >= 60 &&
+          (cell.text.slice(0, d.index).match(/(?<![\p{L}\d])\p{Ll}{3,}(?![\p{L}\d])/gu)?.length ?? 0) >= 5
+        )
+          score = 0.05;
         if (d.ambiguous) score -= 0.03;
         // On the title or invoice-number line ("Rechnung Nr. 4711 vom 06.10.2018") a generic "vom/du/del" is the
         // issue date; elsewhere it may be any date.

@@ -1533,6 +1533,33 @@ KASIYER: ALI`);
   });
 });
 
+describe('fresh samples 25 and 26, dev halves (rebuilt with made-up content)', () => {
+  it("a Polish invoice in English: 'VAT Invoice no.' labels the number, whose slashes hold no date", () => {
+    const f = fields(`
+                                                              VAT Invoice no. AB/23/04/17
+  Issued on: 2023-04-28, Krakow                               Date of sale: 2023-04-28
+  Seller:                                                     Buyer:
+  Example Software Jan Kowalski                               Muster Analytics GmbH
+  VAT no.: PL1234563218                                       VAT no.: DE123456789
+  Total:                       120.00 EUR                     120.00 EUR`);
+    expect(f).toMatchObject({ invoice_number: 'AB/23/04/17', invoice_date: '2023-04-28', amount: 120 });
+  });
+
+  it("a Czech till receipt: 'Č.účtenky' is the receipt number, 'CELKEM' the total in Kč", () => {
+    const f = fields(`
+PRODEJNA UKÁZKOVÁ s.r.o.
+Hlavní 12, Brno
+DIČ: CZ12345678
+ROHLÍK                          4,90
+MLÉKO                          19,90
+CELKEM                         24,80
+Kč platba kartou               24,80
+Pokladna č.12    Č.účtenky:0042
+14/03/19 10:22`);
+    expect(f).toMatchObject({ currency: 'CZK', invoice_number: '0042', amount: 24.8 });
+  });
+});
+
 describe('Baltic, Vietnamese and Brazilian slips (fresh sample 23, dev half, rebuilt with made-up items)', () => {
   it("a Lithuanian slip: 'Mokėti' is the total, 'Kvitas' the number, the VAT payer's code says euro, the date before the time", () => {
     const f = fields(`

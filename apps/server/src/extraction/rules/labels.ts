@@ -499,6 +499,9 @@ export const NUMBER_LABEL = words([
   'fakturanummer',
   'fakturanr\\.?',
   'danovy doklad\\s*(?:c\\.|cislo)',
+  // A Czech or Slovak till's receipt number: "Č.účtenky:0037", "Číslo dokladu", "Č. bloku"; Polish "Nr paragonu".
+  '(?:c\\.|cislo)\\s*(?:uctenky|dokladu|bloku|paragonu)',
+  'nr\\.?\\s*paragonu',
   'laskun\\s*(?:nro|numero|nr)\\.?',
   'laskunumero',
   'laskunro\\.?',
@@ -550,8 +553,8 @@ export const NUMBER_NEGATIVE = words([
   'order',
   'purchase order',
   'p\\.?o\\.?',
-  // Not the Polish title "Faktura VAT nr …".
-  '(?<!faktura )vat',
+  // Not the Polish title "Faktura VAT nr …", nor its English "VAT Invoice no. FS/22/09/51".
+  '(?<!faktura )vat(?! invoice)',
   // Not the title "Tax Invoice No." (Australia, India, Singapore, the UK).
   'tax(?! invoice)',
   // A delivery's or a shipment's own number beside the invoice's ("Dispatch Doc No.", "Delivery Note No.").

@@ -705,7 +705,12 @@ export function findVendor(
         ? /^\s*\d{4,5}(?!\d)/.test(cell.text.slice((lf.index ?? 0) + lf[0].length)) ||
           /\d$/.test(cell.text.slice(0, lf.index))
         : false;
-      if (lf && !postcode && !addressLike(cell.text.slice(from, (lf.index ?? 0) + lf[0].length))) {
+      // An item row whose unit column reads as a legal form ("EPINARD FEUILLES CAT II | KG | FR | 1 | 5 | 3,43 |
+      // 17,15"): figures and prices follow it in their own cells.
+      const rest = line.cells.slice(j + 1).map((c) => c.text.trim());
+      const itemRow =
+        rest.filter((t) => /^[-\d\s.,%]+$/.test(t)).length >= 3 && rest.some((t) => /\d[.,]\d{2}$/.test(t));
+      if (lf && !postcode && !itemRow && !addressLike(cell.text.slice(from, (lf.index ?? 0) + lf[0].length))) {
         let name = cell.text.slice(from, (lf.index ?? 0) + lf[0].length);
         // A form in front of a quoted name ('ООО "Ромашка"', "ТОВ «Світанок»", 'SC "Alfa" SRL'): the two together.
         const quoted = /^\s*([«"“„'])([^»"”'\n]{2,60})([»"”'])/u.exec(cell.text.slice(lf.index + lf[0].length));
