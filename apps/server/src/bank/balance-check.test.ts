@@ -21,6 +21,26 @@ describe('balance check', () => {
     ).toBeNull();
   });
 
+  it("follows a combined statement's next account from its own opening balance, and still finds a break in it", () => {
+    const second = { ...tx(250, 10250), balanceBeforeMinor: 10000 };
+    const rows = [tx(500, 1500), tx(-250, 1250), second, tx(-50, 10200)];
+    expect(checkBalances(st({ openingBalanceMinor: 1000, closingBalanceMinor: 10200, transactions: rows }))).toBeNull();
+    const broken = [...rows.slice(0, 3), tx(-50, 10100)];
+    expect(checkBalances(st({ openingBalanceMinor: 1000, closingBalanceMinor: 10100, transactions: broken }))?.at).toBe(
+      3,
+    );
+    // Without the restart the same rows break where the next account starts.
+    expect(
+      checkBalances(
+        st({
+          openingBalanceMinor: 1000,
+          closingBalanceMinor: 10200,
+          transactions: [...rows.slice(0, 2), tx(250, 10250), tx(-50, 10200)],
+        }),
+      )?.at,
+    ).toBe(2);
+  });
+
   it('passes a card statement, whose balance is what is owed: opening + debits − credits = closing', () => {
     // 264.25 owed, paid off (a credit), then 19.85 of purchases: 19.85 owed.
     expect(

@@ -29,9 +29,16 @@ function checkWithSign(st: ParsedStatement, sign: 1 | -1): StatementIssue | null
     const fits = (reverse: boolean, from: number, to: number) => {
       const [a, b] = [printed[from]!, printed[to]!];
       let sum = 0;
-      if (!reverse) for (let k = a.i + 1; k <= b.i; k += 1) sum += signed[k]!;
+      let start = a.b;
+      if (!reverse)
+        for (let k = a.i + 1; k <= b.i; k += 1) {
+          // The chain starts again from a balance printed before this row (a combined statement's next account).
+          const restart = txs[k]!.balanceBeforeMinor;
+          if (restart !== undefined) [start, sum] = [restart, 0];
+          sum += signed[k]!;
+        }
       else for (let k = a.i; k < b.i; k += 1) sum -= signed[k]!;
-      return a.b + sum === b.b;
+      return start + sum === b.b;
     };
     newestFirst = !fits(false, 0, 1) && fits(true, 0, 1);
     for (let p = 1; p < printed.length; p += 1) {
@@ -49,7 +56,8 @@ function checkWithSign(st: ParsedStatement, sign: 1 | -1): StatementIssue | null
     const oldest = newestFirst ? printed[printed.length - 1]! : printed[0]!;
     const before = newestFirst ? signed.slice(oldest.i) : signed.slice(0, oldest.i + 1);
     const expected = st.openingBalanceMinor + before.reduce((a, b) => a + b, 0);
-    if (expected !== oldest.b) {
+    const restarted = !newestFirst && txs.slice(0, oldest.i + 1).some((t) => t.balanceBeforeMinor !== undefined);
+    if (expected !== oldest.b && !restarted) {
       return mismatch(
         oldest.i,
         `Row ${oldest.i + 1}: the opening balance ${money(st.openingBalanceMinor)} and the amounts up to this row give ${money(expected)}, but the row shows ${money(oldest.b)}.`,
@@ -57,6 +65,8 @@ function checkWithSign(st: ParsedStatement, sign: 1 | -1): StatementIssue | null
     }
   }
   if (st.openingBalanceMinor === null || st.closingBalanceMinor === null) return null;
+  // Several accounts in one statement, each with its own opening: the running balances above were their check.
+  if (txs.some((t) => t.balanceBeforeMinor !== undefined) && printed.length >= 2) return null;
   const total = st.openingBalanceMinor + signed.reduce((a, b) => a + b, 0);
   if (total === st.closingBalanceMinor) return null;
   // Without running balances no single row can be blamed; the statement breaks at its last row.

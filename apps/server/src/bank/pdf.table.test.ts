@@ -775,6 +775,90 @@ describe('US statement layouts (real banks)', () => {
     expect([st.bankName, st.accountNumber]).toEqual(['Harbour Trust', '01234567-890-1']);
   });
 
+  it("reads a combined statement's second account from its own beginning balance, in its table or in the summary above it", () => {
+    const header: Array<[string, number, number]> = [
+      ['Date', 140, 300],
+      ['Description', 400, 800],
+      ['Credits', 1300, 1500],
+      ['Debits', 1650, 1850],
+      ['Balance', 2000, 2200],
+    ];
+    const first: Array<Array<[string, number, number]>> = [
+      header,
+      [
+        ['07/21/2021', 140, 380],
+        ['Beginning Balance', 400, 800],
+        ['$1,000.00', 2000, 2200],
+      ],
+      [
+        ['07/26/2021', 140, 380],
+        ['ACH Deposit', 400, 800],
+        ['$250.00', 1300, 1500],
+        ['$1,250.00', 2000, 2200],
+      ],
+      [
+        ['08/20/2021', 140, 380],
+        ['Ending Balance', 400, 800],
+        ['$1,250.00', 2000, 2200],
+      ],
+    ];
+    const inTable = statementFromLines(
+      lines([
+        ...first,
+        header,
+        [
+          ['07/21/2021', 140, 380],
+          ['Beginning Balance', 400, 800],
+          ['$55,892.61', 2000, 2200],
+        ],
+        [
+          ['07/26/2021', 140, 380],
+          ['ACH Deposit', 400, 800],
+          ['$2,500.00', 1300, 1500],
+          ['$58,392.61', 2000, 2200],
+        ],
+        [
+          ['07/27/2021', 140, 380],
+          ['Withdrawal', 400, 800],
+          ['-$4,961.00', 1650, 1850],
+          ['$53,431.61', 2000, 2200],
+        ],
+      ]),
+    );
+    expect(typed(inTable).map((t) => [t[1], t[2]])).toEqual([
+      [25000, 'credit'],
+      [250000, 'credit'],
+      [496100, 'debit'],
+    ]);
+    const inSummary = statementFromLines(
+      lines([
+        ...first,
+        [
+          ['Beginning balance on 7/20', 140, 900],
+          ['$55,892.61', 1300, 1600],
+        ],
+        [
+          ['Ending balance on 8/16', 140, 900],
+          ['$53,431.61', 1300, 1600],
+        ],
+        header,
+        [
+          ['07/26/2021', 140, 380],
+          ['ACH Deposit', 400, 800],
+          ['$2,500.00', 1300, 1500],
+          ['$58,392.61', 2000, 2200],
+        ],
+        [
+          ['07/27/2021', 140, 380],
+          ['Withdrawal', 400, 800],
+          ['-$4,961.00', 1650, 1850],
+          ['$53,431.61', 2000, 2200],
+        ],
+      ]),
+    );
+    expect(typed(inSummary).map((t) => t[1])).toEqual([25000, 250000, 496100]);
+  });
+
   it('reads side-by-side check tables (date in the second column) and no transactions from a daily balances table', () => {
     const st = statementFromLines(
       lines([

@@ -128,6 +128,11 @@ interface Row {
   dateCandidates?: string[];
   /** Without a table header: the amount cell's edges, for columns told apart by position (headerlessColumns). */
   amountCell?: { x0: number; x1: number };
+  /**
+   * The balance an opening or carried-forward line printed right before this row, once rows stood above it (the
+   * next account of a combined statement, a sub-account's table): the balance chain starts again from it.
+   */
+  balanceBefore?: number;
 }
 
 /**
@@ -1374,6 +1379,8 @@ function readStatementLines(
   const rows: Row[] = [];
   let cols: Column[] | null = null;
   let carriedBeforeFirst: number | null = null;
+  // An opening or carried balance printed after rows: the next row's balance before it (Row.balanceBefore).
+  let restart: number | null = null;
   let ended = false;
   let last: Row | null = null;
   let section: TransactionType | null = null;
@@ -1396,7 +1403,10 @@ function readStatementLines(
     // After a closing balance only a new table header (another account's) is read on, unless a heading before it
     // says that table holds day-end balances ("Daily Balances" under the "Ending Balance" row).
     if (ended && !hdr) {
-      if (BALANCE_SECTION.test(foldAligned(line.text).replace(/\s+/g, ' ').trim())) balancesOnly = true;
+      const folded = foldAligned(line.text);
+      if (BALANCE_SECTION.test(folded.replace(/\s+/g, ' ').trim())) balancesOnly = true;
+      // The next account's summary before its table ("Beginning balance on 7/20 $176,957.07"): its rows go on from it.
+      if (OPENING.test(folded) && !CLOSING.test(folded)) restart = lineAmount(line, decimals, hint) ?? restart;
       continue;
     }
     if (hdr) {
@@ -1479,6 +1489,8 @@ function readStatementLines(
       const carried = day as { iso: string; page: number } | null;
       if (CARRY.test(f) && carried && carried.page < line.page) day = { iso: carried.iso, page: line.page };
       if (CLOSING.test(f) && rows.length) ended = true;
+      if (rows.length && (OPENING.test(f) || CARRY.test(f)) && !CLOSING.test(f))
+        restart = lineAmount(line, decimals, hint);
       last = null;
       continue;
     }
@@ -1644,6 +1656,10 @@ function readStatementLines(
         row.typeFromColumn = true;
       }
     }
+    if (restart !== null) {
+      row.balanceBefore = restart;
+      restart = null;
+    }
     row.section = section;
     if (row.type === null && section !== null) {
       row.type = section;
@@ -1678,6 +1694,7 @@ function readStatementLines(
         type: r.type ?? 'credit',
         currency,
         balanceAfterMinor: r.balance,
+        ...(r.balanceBefore !== undefined ? { balanceBeforeMinor: r.balanceBefore } : {}),
       }),
   );
   if (!st.transactions.length) {
@@ -1811,6 +1828,13 @@ function settleTypes(rows: Row[], opening: number | null, closing: number | null
   };
   chrono.forEach((r, i) => {
     const next = chrono[i + 1];
+    // A balance printed before this row starts the chain again where the row follows from it and not from the chain
+    // (a misread carried balance changes nothing); kept on the row only then, for the balance check.
+    if (r.balanceBefore !== undefined) {
+      const from = (b: number | null) => b !== null && r.amount !== null && Math.abs(r.balance! - b) === r.amount;
+      if (!newestFirst && r.balance !== null && !from(cur) && from(r.balanceBefore)) cur = r.balanceBefore;
+      else delete r.balanceBefore;
+    }
     if (cur === null) {
       if (r.amount === null) dropped.add(r);
       cur = r.balance;

@@ -20,6 +20,11 @@ export interface StatementTransaction {
   currency: string;
   /** The running balance after this row, where the file prints one. */
   balanceAfterMinor: number | null;
+  /**
+   * An opening or carried-forward balance printed right before this row after other rows (the next account of a
+   * combined statement): the running balances start again from it. Absent otherwise.
+   */
+  balanceBeforeMinor?: number;
   /** The bank's own reference or end-to-end id, when stated. */
   reference: string | null;
   counterpartyName: string | null;
