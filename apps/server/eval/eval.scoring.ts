@@ -23,7 +23,8 @@ export function sameVendor(got: string, want: string): boolean {
   const a = norm(got);
   const b = norm(want);
   if (!a || !b) return a === b;
-  if (a === b) return true;
+  // "Wal-Mart" and "WALMART": the same letters, spaced or hyphenated otherwise.
+  if (a === b || a.replace(/ /g, '') === b.replace(/ /g, '')) return true;
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   return short.length >= 3 && ` ${long} `.includes(` ${short} `);
 }

@@ -94,6 +94,35 @@ function arithmeticTotal(
   return hits.values().next().value ?? null;
 }
 
+/** Digits OCR takes for one another on receipts (thin or faded print). */
+const LOOK_ALIKE = new Set([
+  '17',
+  '71',
+  '38',
+  '83',
+  '56',
+  '65',
+  '68',
+  '86',
+  '08',
+  '80',
+  '89',
+  '98',
+  '14',
+  '41',
+  '27',
+  '72',
+  '06',
+  '60',
+]);
+
+/** The same figures but for one digit read as its look-alike. */
+function lookAlikeDigit(read: string, want: string): boolean {
+  if (read.length !== want.length) return false;
+  const diff = [...read].flatMap((ch, i) => (ch === want[i] ? [] : [`${ch}${want[i]}`]));
+  return diff.length === 1 && LOOK_ALIKE.has(diff[0]!);
+}
+
 /**
  * Totals the page's arithmetic gives, to complete a total OCR read short: cash tendered less the change given back,
  * a net line plus a tax line, and the sum of the amounts stacked above the total in its column (a VAT table's gross
@@ -108,7 +137,8 @@ function completions(
   taxes: number[],
 ): Set<number> {
   const out = new Set<number>();
-  for (const c of pool) if (c.features?.tendered) for (const ch of change) if (ch > 0) out.add(c.amount.minor - ch);
+  // A card tendered with "CHANGE DUE 0.00" paid the total exactly.
+  for (const c of pool) if (c.features?.tendered) for (const ch of change) if (ch >= 0) out.add(c.amount.minor - ch);
   for (const n of nets) for (const t of taxes) if (n > 0 && t > 0) out.add(n + t);
   const line = doc.lines[total.lineIndex]!;
   const cell = total.cell === undefined ? undefined : line.cells[total.cell];
@@ -566,6 +596,19 @@ export function findTotal(
         String(v).endsWith(read) &&
         v < 10 * best.amount.minor + 10 ** read.length,
     );
+    if (fit.length === 1) best = { ...best, amount: { ...best.amount, minor: fit[0]! }, score: best.score - 0.1 };
+  }
+  // OCR reads one digit of the total as its look-alike ("TOTAL 12.53" under "VISA TEND 72.53 / CHANGE DUE 0.00"): a
+  // total that what was tendered less the change does not give is the payment with that single digit changed, if
+  // only one fits (payments only: a net plus a tax, or a column's sum, may be another figure of the page).
+  if (best.amount.minor >= 100 && best.amount.printedDecimals === best.amount.decimals && change.length) {
+    const paid = new Set(
+      pool.flatMap((c) =>
+        c.features?.tendered ? change.filter((ch) => ch >= 0).map((ch) => c.amount.minor - ch) : [],
+      ),
+    );
+    const read = String(best.amount.minor);
+    const fit = paid.has(best.amount.minor) ? [] : [...paid].filter((v) => lookAlikeDigit(read, String(v)));
     if (fit.length === 1) best = { ...best, amount: { ...best.amount, minor: fit[0]! }, score: best.score - 0.1 };
   }
   // Agreement between several total lines raises confidence.

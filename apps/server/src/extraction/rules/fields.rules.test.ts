@@ -1545,6 +1545,22 @@ describe('fresh samples 25 and 26, dev halves (rebuilt with made-up content)', (
     expect(f).toMatchObject({ invoice_number: 'AB/23/04/17', invoice_date: '2023-04-28', amount: 120 });
   });
 
+  it('a US till receipt: a total with one digit misread is the card tendered (change 0.00), the phone says dollars, barcode specks no euro', () => {
+    const f = fields(`
+SHOPMART
+MANAGER JANE DOE
+( 555 ) 691 - 3150
+CO BOOMBOX     002724263727     68.42
+                  SUBTOTAL      68.42
+TAX 1   6.000 %                  4.11
+                     TOTAL      12.53
+VISA TEND                       72.53
+CHANGE DUE                       0.00
+|    |  EUR
+07/31/06  11:25:39`);
+    expect(f).toMatchObject({ amount: 72.53, currency: 'USD' });
+  });
+
   it("a Czech till receipt: 'Č.účtenky' is the receipt number, 'CELKEM' the total in Kč", () => {
     const f = fields(`
 PRODEJNA UKÁZKOVÁ s.r.o.

@@ -119,6 +119,20 @@ function strayCode(doc: Doc, code: string): boolean {
   );
 }
 
+/** A North American phone number: "(717) 691-3150", "717-691-3150", "+1 717.691.3150". */
+const NANP_PHONE = /(?<![\d+])(?:\+?1[\s.-]?)?(?:\(\s*[2-9]\d{2}\s*\)\s*|[2-9]\d{2}[-.])[2-9]\d{2}\s?[-.]\s?\d{4}(?!\d)/;
+
+/** A code seen only on lines whose other cells are specks (at most two characters, no figure), one at least. */
+function specksOnly(doc: Doc, code: string): boolean {
+  const lines = doc.lines.filter((l) => l.cells.some((c) => c.text.trim() === code));
+  return (
+    lines.length > 0 &&
+    lines.every(
+      (l) => l.cells.length > 1 && l.cells.every((c) => c.text.trim() === code || !/[\p{L}\d]{3}|\d/u.test(c.text)),
+    )
+  );
+}
+
 const CURRENCY_LABEL_ALL = new RegExp(`${CURRENCY_LABEL.source}\\s*:?\\s*`, 'g');
 
 /** Currencies named in words after a currency label ("Moneda: Guaraní", "Currency: US Dollars", "Moeda: Real"). */
@@ -223,7 +237,10 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     // A code seen once on a page with a US address, and only as a stray word: OCR's reading of a logo ("TRY" made of
     // an outlined "INVOICE"), not the invoice's currency.
     const stray = n === 1 && code !== 'USD' && local === null && US_ADDRESS.test(doc.text) && strayCode(doc, code);
-    currency = stray ? { value: 'USD', confidence: 0.4 } : { value: code, confidence: n > 1 ? 0.75 : 0.6 };
+    // Or seen once among OCR's specks, with no word beside it ("| | EUR" read off a receipt's barcode): no currency
+    // at all; the page's country or language may still tell one below.
+    const speck = n === 1 && local === null && specksOnly(doc, code);
+    if (!speck) currency = stray ? { value: 'USD', confidence: 0.4 } : { value: code, confidence: n > 1 ? 0.75 : 0.6 };
   }
   // A bare "$" is read as US dollars; on a Canadian invoice (a Canadian postcode or "Canada", nothing American) it is
   // the Canadian dollar.
@@ -241,7 +258,9 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     if (named) currency = { value: named, confidence: 0.7 };
   }
   if (!currency) {
-    const byCountry = local ?? (US_ADDRESS.test(doc.text) ? 'USD' : null);
+    // A US address, or a North American phone number ("( 717 ) 691 - 3150") where nothing says Canada.
+    const american = US_ADDRESS.test(doc.text) || NANP_PHONE.test(doc.text);
+    const byCountry = local ?? (american ? (otherDollar(doc.text, doc.foldedText) ?? 'USD') : null);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };
   }
   if (!currency) {
