@@ -1533,7 +1533,39 @@ KASIYER: ALI`);
   });
 });
 
-describe('fresh samples 25 and 26, dev halves (rebuilt with made-up content)', () => {
+describe('fresh samples 25 and 26 and an independent generator (gen29), dev halves (rebuilt with made-up content)', () => {
+  it('a deposit paid earlier is no invoice date, however plain its date', () => {
+    const f = fields(`
+Atelier Exemple SARL                                   Facture n° :        F2306-101
+12 rue des Lilas, 34000 Montpellier                    Date :              05/06/2023
+                                                       Échéance :          20/07/2023
+Total TTC                                                                  8 711,40 €
+Acompte versé le 26/04/2023                                               -2 613,00 €
+Net à payer                                                                6 098,40 €`);
+    expect(f.invoice_date).toBe('2023-06-05');
+  });
+
+  it("a Portuguese fatura: 'Exmo.(s) Sr.(s)' heads the buyer, whose legal form is no reason to take it", () => {
+    const f = fields(`
+                                                                                                                                               Original
+Sabores do Douro - Comércio de Produtos Alimentares, Lda.
+Avenida da Liberdade 152
+                                                                                                                Fatura FT 2023C/1840
+1000-992 Lisboa                                                                                                           ATCUD: 94NCXQ7S-1840
+NIF: 504577872 Tel.: 257254786
+Capital Social: 10.000,00 € - C.R.C. Lisboa
+                                                                                   Exmo.(s) Sr.(s)
+                                                                                   Hotel Ribeiro, Lda.
+                                                                                   Avenida da Liberdade 156
+                                                                                   4000-104 Porto
+                                                                                   Portugal
+ Data de emissão         Data de vencimento         Nº Cliente               V/ Nº Contribuinte          Requisição               Moeda
+ 2023-05-06              2023-05-06                 C6666                    223686388                   REQ 5423                 EUR
+Local de carga: Zona Industrial da Maia, Lote 137, 1000 Lisboa Data/hora de carga: 2023-05-06 15:00
+Local de descarga: Estrada Nacional 1, km 73, 4900 Viana do Castelo Matrícula: PL-25-GT`);
+    expect(f.vendor).toBe('Sabores do Douro - Comércio de Produtos Alimentares, Lda.');
+  });
+
   it("a Polish invoice in English: 'VAT Invoice no.' labels the number, whose slashes hold no date", () => {
     const f = fields(`
                                                               VAT Invoice no. AB/23/04/17
