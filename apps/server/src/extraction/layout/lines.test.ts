@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Word } from '../extraction.types';
-import { buildLines } from './lines';
+import { buildLines, mergeOverprint } from './lines';
 
 /** Words on one line of page 1, 20 px high, from [text, x0, x1] triples. */
 const row = (y: number, ...parts: Array<[string, number, number]>): Word[] =>
@@ -59,5 +59,22 @@ describe('lines and cells from positioned words', () => {
   it('closes up a number sign printed apart from its N ("N ° 15")', () => {
     const [line] = buildLines(row(100, ['N', 0, 10], ['°', 16, 22], ['15', 28, 44]), new Map());
     expect(line!.text).toBe('N° 15');
+  });
+});
+
+describe('text printed twice (fake bold)', () => {
+  it('reads runs overprinted a fraction of a point apart once, however the two passes split them', () => {
+    const [line] = buildLines(
+      row(100, ['EMPRESA', 59.4, 85.1], ['EMPRESA EXEMPLO', 59.7, 111.7], ['EXEMPLO LTDA', 86.7, 126.7]),
+      new Map(),
+    );
+    expect(line!.text).toBe('EMPRESA EXEMPLO LTDA');
+    const [same] = buildLines(row(100, ['Total 12,00', 18.2, 90.4], ['Total 12,00', 18.5, 90.7]), new Map());
+    expect(same!.text).toBe('Total 12,00');
+  });
+
+  it('keeps runs that only touch, or that differ where they overlap', () => {
+    const words = row(100, ['12,00', 0, 40], ['12,00', 41, 81], ['AB', 100, 120], ['XY', 105, 125]);
+    expect(mergeOverprint(words).map((w) => w.text)).toEqual(['12,00', '12,00', 'AB', 'XY']);
   });
 });

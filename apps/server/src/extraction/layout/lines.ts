@@ -67,6 +67,48 @@ const CJK_END = /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]$/u;
 const CJK_START = /^[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]/u;
 
 /**
+ * Text printed twice a fraction of a point apart ("fake bold": "EMPRESA" and "EMPRESA EXEMPLO" from 59.4 and 59.7 pt,
+ * then "EXEMPLO LTDA" from 86.7) reads once: a run that starts inside an earlier run on the same baseline and goes
+ * on with the very letters that run has from there is the same print. Runs that merely touch or differ stay apart.
+ */
+export function mergeOverprint(words: Word[]): Word[] {
+  const byBaseline = new Map<number, Word[]>();
+  const out: Word[] = [];
+  for (const w of [...words].sort((a, b) => a.x0 - b.x0 || b.x1 - a.x1)) {
+    const h = w.y1 - w.y0;
+    const key = Math.round(w.y1);
+    let merged = false;
+    for (const k of [key - 1, key, key + 1]) {
+      for (const [i, a] of (byBaseline.get(k) ?? []).entries()) {
+        const ah = a.y1 - a.y0;
+        if (Math.abs(a.y1 - w.y1) > 0.15 * h || Math.abs(ah - h) > 0.2 * h || a.text.length < 2) continue;
+        const cw = (a.x1 - a.x0) / a.text.length;
+        if (w.x0 < a.x0 - 0.5 * cw || w.x0 > a.x1 - 1.5 * cw) continue;
+        const at = Math.round((w.x0 - a.x0) / cw);
+        const start = [at, at - 1, at + 1].find((j) => {
+          const tail = a.text.slice(Math.max(j, 0)).trimEnd();
+          return j >= 0 && tail.trim().length >= 2 && (w.text.startsWith(tail) || tail.startsWith(w.text.trimEnd()));
+        });
+        if (start === undefined) continue;
+        const tail = a.text.slice(start).trimEnd();
+        const joined = tail.startsWith(w.text.trimEnd())
+          ? a
+          : { ...a, text: a.text.slice(0, start) + w.text, x1: Math.max(a.x1, w.x1) };
+        byBaseline.get(k)![i] = joined;
+        out[out.indexOf(a)] = joined;
+        merged = true;
+        break;
+      }
+      if (merged) break;
+    }
+    if (merged) continue;
+    out.push(w);
+    byBaseline.set(key, [...(byBaseline.get(key) ?? []), w]);
+  }
+  return out;
+}
+
+/**
  * Rebuilds reading-order lines and cells from positioned words (PDF text items or OCR words).
  * Words whose vertical centres are within ~half a word height share a line; a horizontal gap wider than about
  * 1.2 × the line height (12 pt at 10 pt type) starts a new cell, which separates labels from values and table columns.
@@ -84,7 +126,7 @@ export function buildLines(words: Word[], pageHeights: Map<number, number>): Lin
   }
   const lines: Line[] = [];
   for (const page of [...byPage.keys()].sort((a, b) => a - b)) {
-    const ws = byPage.get(page)!.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+    const ws = mergeOverprint(byPage.get(page)!).sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
     const height = pageHeights.get(page) ?? Math.max(...ws.map((w) => w.y1), 1);
     const groups: Word[][] = [];
     for (const w of ws) {

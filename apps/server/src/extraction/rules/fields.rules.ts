@@ -120,7 +120,8 @@ function strayCode(doc: Doc, code: string): boolean {
 }
 
 /** A North American phone number: "(717) 691-3150", "717-691-3150", "+1 717.691.3150". */
-const NANP_PHONE = /(?<![\d+])(?:\+?1[\s.-]?)?(?:\(\s*[2-9]\d{2}\s*\)\s*|[2-9]\d{2}[-.])[2-9]\d{2}\s?[-.]\s?\d{4}(?!\d)/;
+const NANP_PHONE =
+  /(?<![\d+])(?:\+?1[\s.-]?)?(?:\(\s*[2-9]\d{2}\s*\)\s*|[2-9]\d{2}[-.])[2-9]\d{2}\s?[-.]\s?\d{4}(?!\d)/;
 
 /** A code seen only on lines whose other cells are specks (at most two characters, no figure), one at least. */
 function specksOnly(doc: Doc, code: string): boolean {

@@ -1063,6 +1063,10 @@ export const DOCUMENT_TITLES = {
     'fatura',
     'nota fiscal',
     'danfe',
+    // Brazil's service-invoice print ("DANFSe v1.0", "Documento Auxiliar da NFS-e").
+    'danfse',
+    'documento auxiliar',
+    'nfs-?e',
     'faktura',
     'faktura vat',
     'faktura - danovy doklad',

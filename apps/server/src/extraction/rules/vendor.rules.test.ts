@@ -458,3 +458,29 @@ describe('a shop name with its branch number', () => {
     expect(withoutBranchNumber('1234')).toBe('1234');
   });
 });
+
+describe("a Brazilian service invoice's print (DANFSe)", () => {
+  it('its titles and their version stamp, printed large above the issuer block, name no one', () => {
+    const rows: Array<[string, number, number]> = [
+      ['DANFSe v1.0', 248, 12],
+      ['Documento Auxiliar da NFS-e', 201, 12],
+      ['EMITENTE DA NFS-e', 14, 6],
+      ['Prestador do Serviço', 14, 8],
+      ['Nome / Nome Empresarial', 14, 6],
+      ['EXEMPLO PRESTADORA DE SERVIÇOS LTDA', 14, 8],
+      ['TOMADOR DO SERVIÇO', 14, 6],
+      ['CLIENTE DE EXEMPLO', 14, 8],
+    ];
+    const lines = rows.map(([text, x0, size], i) => ({
+      page: 1,
+      index: i,
+      y0: 20 + 14 * i,
+      y1: 20 + 14 * i + size,
+      rel: (20 + 14 * i) / 842,
+      cells: [{ text, x0, x1: x0 + text.length * size * 0.5 }],
+      text,
+      size,
+    }));
+    expect(extractFieldsFromLines(lines).vendor?.value).toBe('EXEMPLO PRESTADORA DE SERVIÇOS LTDA');
+  });
+});

@@ -457,6 +457,8 @@ export function findVendor(
     const titleRest = folded
       .replace(TITLE_WORDS_ALL, ' ')
       .replace(/\(\s*(?:minta|sample|muster|copy|kopie|copie|duplicate|duplikat|original|originale?)\s*\)/g, '')
+      // A layout's version stamp beside the title ("DANFSe v1.0").
+      .replace(/(?<![\p{L}\d])v\.?\s?\d+(?:\.\d+)+(?![\p{L}\d])/gu, '')
       .replace(/[\s/()|-]+/g, '');
     if (TITLE_WORDS.test(folded) && titleRest.length < 3) return;
     // A number's label, in one language or two ("Sorszám/Invoice No.").
