@@ -18,6 +18,8 @@ export function sameVendor(got: string, want: string): boolean {
     fold(s)
       .replace(/[.,&'’"()\-–:;]/g, ' ')
       .replace(LEGAL, ' ')
+      // "Paper & Pinecone" and "Paper and Pinecone Ltd": the ampersand written out.
+      .replace(/\b(?:and|und|et|en|y)\b/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
   const a = norm(got);

@@ -1533,7 +1533,17 @@ KASIYER: ALI`);
   });
 });
 
-describe('fresh samples 25 and 26 and an independent generator (gen29), dev halves (rebuilt with made-up content)', () => {
+describe('fresh samples 25 and 26 and independent generators (gen29, gen31), dev halves (rebuilt with made-up content)', () => {
+  it("a bilingual Quebec invoice: 'No / No.:' labels the number", () => {
+    const f = fields(`
+Boulangerie Exemple Ltée                                            FACTURE / INVOICE
+4120, boulevard Saint-Laurent                                  No / No.:                 F-18001
+Montréal (Québec) H2W 1Y8                                      Date :                 2024-08-18
+                                                               Client no :               CL-190
+Total                                                                                $1,704.95`);
+    expect(f.invoice_number).toBe('F-18001');
+  });
+
   it('a deposit paid earlier is no invoice date, however plain its date', () => {
     const f = fields(`
 Atelier Exemple SARL                                   Facture n° :        F2306-101

@@ -7,8 +7,9 @@ import { INVOICE_REFERENCE, NUMBER_LABEL, NUMBER_NEGATIVE } from './labels';
 const TITLE_LINE =
   /(?<![a-z])(?:invoice|tax invoice|credit note|\w*rechnung|gutschrift|facture|avoir|fattura|nota di credito|factura|factuur|creditnota|faktura|lasku)(?![a-z])/;
 
-/** A bare "Number" / "Nummer" / "No." label: in an invoice's meta block, the document's own number (weakly). */
-const BARE_NUMBER = /^\s*(?:number|nummer|numero|numar|nr|no|n[°º])\.?\s*:?\s*$/;
+/** A bare "Number" / "Nummer" / "No." label (or two, bilingual: "No / No.:"): in an invoice's meta block, the document's own number (weakly). */
+const BARE_NUMBER =
+  /^\s*(?:(?:number|nummer|numero|numar|nr|no|n[°º])\.?\s*\/\s*)?(?:number|nummer|numero|numar|nr|no|n[°º])\.?\s*:?\s*$/;
 
 const BARE_NUMBER_INLINE = /^\s*(?:(?:number|nummer|numero|numar|n[°º])\s*:|n[°º]\.?)\s*(?=\S)/;
 
