@@ -1533,7 +1533,75 @@ KASIYER: ALI`);
   });
 });
 
-describe('fresh samples 25 and 26 and independent generators (gen29, gen31), dev halves (rebuilt with made-up content)', () => {
+describe('fresh samples 25 and 26 and independent generators (gen29, gen31, gen32), dev halves (rebuilt with made-up content)', () => {
+  it("Nordic and Czech currencies: 'att betala kr' far from its figure, 'Kc' without its háček; 'Å betale' is the total", () => {
+    expect(fields('Exempel AB\nBankgiro 171-7294\nSumma att betala kr             97003,00\n').currency).toBe('SEK');
+    expect(fields('Příklad s.r.o.\nDPH celkem          7 602,53 Kc\nCelkem k úhrade     43 805,00 Kc\n').currency).toBe(
+      'CZK',
+    );
+    const no = fields('Eksempel AS\nOrg.nr 912 345 678 MVA\nSum eks. mva     5 319,38\nÅ betale kr      6 649,22\n');
+    expect([no.amount, no.currency]).toEqual([6649.22, 'NOK']);
+  });
+
+  it("a Hungarian számla: 'Számla kelte' is the date, 'Teljesítés kelte' (performance) and the deadline are not", () => {
+    const f = fields(`
+Eredeti példány                                                      Számla                                       Számla sorszáma: DTE-2024-916
+ Eladó                                                                              Vevo
+ Szegedi Irodaellátó Kft.                                                           Debreceni Logisztika Zrt.
+ 6720 Szeged,                                                                       1051 Budapest,
+ Rákóczi út 40.                                                                     Ipari park 99.
+ Adószám:                  17423114-1-42                                            Adószám:           29574596-1-41
+ Közösségi adószám:        HU17423114                                               Vevokód:           22388
+ Cégjegyzékszám:           01-09-830943                                             Szállítási cím:    7621 Pécs, Fo utca 12.
+ Bankszámlaszám:           58964299-88766560-67134362
+ Fizetési mód                             Teljesítés kelte                      Számla kelte                           Fizetési határido
+ Átutalás                                 2024.01.03.                           2024.01.11.                            2024.02.10.
+Megrendelés száma: MR-89764
+                                                                                Fizetendo:                                              406 578 Ft`);
+    expect(f.invoice_date).toBe('2024-01-11');
+  });
+
+  it("a Turkish e-Arşiv fatura: the bank ('İş Bankası - Konak Şubesi') under 'Banka Bilgileri' is no vendor", () => {
+    const f = fields(`
+Karadeniz Teknik Servis A.S.
+Istiklal Cad. No:22/13                                                             e-Arsiv Fatura
+Konak / Izmir
+Tel: 0312 834 80 51                                                   T.C. Hazine ve Maliye Bakanligi - Gelir Idaresi Baskanligi
+Web Sitesi: www.karadeniz.com.tr
+E-Posta: info@karadeniz.com.tr
+Vergi Dairesi: Konak
+VKN: 9320113500
+Mersis No: 0592123624539294
+                                                                                                               Özellestirme No:       TR1.2
+                                                                                                               Senaryo:               EARSIVFATURA
+SAYIN                                                                                                          Fatura Tipi:           SATIS
+Kapadokya Turizm Ltd. Sti.
+                                                                                                               Fatura No:             ABC2025087732020
+Istiklal Cad. No:128
+Seyhan / Adana                                                                                                 Fatura Tarihi:         15-01-2025 09:09
+Vergi Dairesi: Seyhan                                                                                          Siparis No:            SP-751993
+VKN: 6532462015                                                                                                Siparis Tarihi:        04-01-2025
+Teslimat Adresi: Barbaros Bulvari No:38 Nilüfer
+                                                                                                               Irsaliye No:           IRS2025321461
+ETTN: 3798273E-4C34-4BA6-A89D-4B7C1830D6AB
+ Sira    Mal Hizmet                                        Miktar                Birim       Iskonto          Iskonto          KDV          KDV            Mal Hizmet
+ No                                                                              Fiyat         Orani            Tutari        Orani        Tutari               Tutari
+ 1       Toner kartusu                                     2 Adet        2.481,84 TL            %10        496,37 TL          %20      893,46 TL          4.467,31 TL
+ 2       Ofis koltugu                                      5 Adet        6.884,00 TL                %0        0,00 TL         %20     6.884,00 TL        34.420,00 TL
+ 3       Yazilim danismanlik hizmeti                       4 Saat        2.718,51 TL            %15       1.631,11 TL         %20     1.848,59 TL         9.242,93 TL
+                                                                                                         Mal Hizmet Toplam Tutari                        50.257,72 TL
+                                                                                                         Toplam Iskonto                                   2.127,48 TL
+                                                                                                         Hesaplanan KDV(%20)                              9.626,05 TL
+                                                                                                         Vergiler Dahil Toplam Tutar                     57.756,29 TL
+                                                                                                         Ödenecek Tutar                                  57.756,29 TL
+ Banka Bilgileri
+ Is Bankasi - Konak Subesi
+ IBAN: TR83 0007 1630 8779 6604 7563 3835
+ Not: Ödeme vadesi fatura tarihinden itibaren 30 gündür.
+Bu satis internet üzerinden yapilmistir. e-Arsiv izni kapsaminda elektronik ortamda iletilmistir.`);
+    expect(f.vendor).toBe('Karadeniz Teknik Servis A.S.');
+  });
+
   it("a bilingual Quebec invoice: 'No / No.:' labels the number", () => {
     const f = fields(`
 Boulangerie Exemple Ltée                                            FACTURE / INVOICE

@@ -90,9 +90,10 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
  * "att betala"). Null when the page prints no krone or does not say which.
  */
 export function nordicKrone(text: string, folded: string): string | null {
-  if (!/\d(?:[.,][-–—]{1,2})?\s?kr\.?(?![\p{L}])|(?<![\p{L}])kr\.?\s?\d|\d:-(?!\d)/iu.test(text)) return null;
+  // "97 003,00 kr", "kr 6 649,22", "Summa att betala kr      97003,00" (the sign after the label, the figure far right).
+  if (!/\d(?:[.,][-–—]{1,2})?\s?kr\.?(?![\p{L}])|(?<![\p{L}])kr\.?\s*\d|\d:-(?!\d)/iu.test(text)) return null;
   const votes: Array<[RegExp, string]> = [
-    [/(?<![a-z])(?:mva|forfallsdato|bel[oø]p|a betale|norge|norway|foretaksregisteret)(?![a-z])/g, 'NOK'],
+    [/(?<![a-z])(?:mva|forfallsdato|bel[oø]p|a betale|norge|norway|foretaksregisteret|kid)(?![a-z])/g, 'NOK'],
     [/(?<![a-z])(?:cvr|forfaldsdato|danmark|denmark|at betale|i alt at betale|betalingsdato)(?![a-z])/g, 'DKK'],
     [
       /(?<![a-z])(?:forfallodatum|bankgiro|plusgiro|att betala|sverige|sweden|momsreg\w*|totalt|kvitto|summa)(?![a-z])/g,

@@ -165,6 +165,10 @@ export const TOTAL_STRONG = wordsLoose([
   'do zap(?:l|ł)aty',
   'summa att betala',
   'att betala',
+  // Norwegian and Danish: "Å betale", "Beløp å betale", "At betale", "I alt at betale", "Total inkl. moms/mva".
+  '(?:belop )?a betale',
+  '(?:i alt )?at betale',
+  '(?:total|sum|i alt) inkl\\.? (?:moms|mva)',
   // Finnish; Japanese (folding leaves CJK as it is): the amount billed, the total amount.
   'maksettava(?:\\s*yhteensa)?',
   'yhteensa maksettava',
@@ -690,10 +694,10 @@ export const DATE_LABEL = words([
   'kiallitasi datum',
   'bizonylat kiallitasi datuma',
   'szamla kiallitasanak datuma',
-  'kelte',
 ]);
 
-export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du', 'vom', 'del', 'din', 'le']);
+// Hungarian "kelte" (its date) names whose date the word before it says: "Számla kelte", but "Teljesítés kelte".
+export const DATE_WEAK = words(['date', 'datum', 'data', 'fecha', 'dated', 'du', 'vom', 'del', 'din', 'le', 'kelte']);
 
 export const DATE_NEGATIVE = words([
   'thru',
@@ -779,6 +783,10 @@ export const DATE_NEGATIVE = words([
   'bolla',
   'albaran',
   'lieferschein',
+  // Hungarian: the date of performance (supply), the payment deadline, the due date.
+  'teljesites\\w*',
+  'hatarido\\w*',
+  'esedekesseg\\w*',
   // A deposit or part payment and its date ("Acompte versé le 26/04/2023", "Abschlagsrechnung … vom 24.02.2023").
   'acomptes?',
   'anzahlung\\w*',

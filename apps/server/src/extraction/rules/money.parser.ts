@@ -127,6 +127,8 @@ const SYMBOLS: Array<[RegExp, string]> = [
   [/₪/, 'ILS'],
   [/zł/i, 'PLN'],
   [/Kč/, 'CZK'],
+  // Written without its háček where a font or a system lacks it: "43 805,00 Kc", "Celkem v Kc".
+  [/(?<=\d\s?|\sv\s)Kc(?![\p{L}])/u, 'CZK'],
   [/(?<![A-Za-z])(?:US\$|USD\$)/, 'USD'],
   [/(?<![A-Za-z])(?:C\$|CA\$)/, 'CAD'],
   [/(?<![A-Za-z])(?:A\$|AU\$)/, 'AUD'],

@@ -131,7 +131,7 @@ const NOT_A_COMPANY =
 
 /** A bank's name (footers list where to pay: "Volksbank Frankfurt · BLZ …"), never the issuer. */
 const BANK_NAME =
-  /(?<![a-z])(?:\w*bank(?:en|haus|ing)?(?![a-z])|sparkasse\w*|banque|banca|banco|caixa|caisse d.epargne|credit (?:agricole|mutuel|lyonnais)|unicredit|intesa sanpaolo|abn amro|bnp paribas)(?![a-z])|银行|銀行/;
+  /(?<![a-z])(?:\w*bank(?:en|haus|ing|a|asi)?(?![a-z])|pankki|sparkasse\w*|banque|banca|banco|caixa|caisse d.epargne|credit (?:agricole|mutuel|lyonnais)|unicredit|intesa sanpaolo|abn amro|bnp paribas)(?![a-z])|银行|銀行/;
 
 /** Free-mail and hosting domains: they say nothing about who issued the invoice. */
 const GENERIC_DOMAIN =
