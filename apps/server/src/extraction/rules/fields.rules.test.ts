@@ -1541,6 +1541,10 @@ describe('fresh samples 25 and 26 and independent generators (gen29, gen31, gen3
     );
     const no = fields('Eksempel AS\nOrg.nr 912 345 678 MVA\nSum eks. mva     5 319,38\nÅ betale kr      6 649,22\n');
     expect([no.amount, no.currency]).toEqual([6649.22, 'NOK']);
+    const dk = fields(
+      'Eksempel ApS\nCVR-nr. 12345678\nSubtotal     1.000,00\nMoms 25 %      250,00\nTotal inkl. moms     1.250,00 kr\nI alt at betale     1.250,00 kr\n',
+    );
+    expect([dk.amount, dk.currency]).toEqual([1250, 'DKK']);
   });
 
   it("a Hungarian számla: 'Számla kelte' is the date, 'Teljesítés kelte' (performance) and the deadline are not", () => {
@@ -1610,6 +1614,18 @@ Montréal (Québec) H2W 1Y8                                      Date :         
                                                                Client no :               CL-190
 Total                                                                                $1,704.95`);
     expect(f.invoice_number).toBe('F-18001');
+  });
+
+  it("a date in a footer's running terms is no invoice date, nor is an item row whose unit reads as a legal form a vendor", () => {
+    const f = fields(`
+FACTURE              FC10000001
+DATE                 06/02/2023
+EPFE                 EPINARD FEUILLES CAT II          KG      FR      1      5      3,43      17,15
+YAC                  YACON                            KG      FR      1      2      7,80      15,60
+Net à payer                                                                            32,75
+Toute réclamation doit être faite par écrit, la pénalité de retard sera appliquée. A compter du 1er janvier 2013, tout acheteur qui ne paiera pas une facture dans les délais prévus devra verser une indemnité`);
+    expect(f.invoice_date).toBe('2023-02-06');
+    expect(f.vendor).toBeNull();
   });
 
   it('a deposit paid earlier is no invoice date, however plain its date', () => {
