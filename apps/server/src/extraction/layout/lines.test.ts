@@ -73,6 +73,14 @@ describe('text printed twice (fake bold)', () => {
     expect(same!.text).toBe('Total 12,00');
   });
 
+  it('reads a line of twenty thousand single glyphs, each printed twice, as the glyphs once', () => {
+    const glyphs = Array.from({ length: 20_000 }, (_, i) => [
+      { text: `${'AB'[i % 2]}${i % 10}`, x0: 10 * i, x1: 10 * i + 8, y0: 100, y1: 120, page: 1 },
+      { text: `${'AB'[i % 2]}${i % 10}`, x0: 10 * i + 0.3, x1: 10 * i + 8.3, y0: 100, y1: 120, page: 1 },
+    ]).flat();
+    expect(mergeOverprint(glyphs)).toHaveLength(20_000);
+  });
+
   it('keeps runs that only touch, or that differ where they overlap', () => {
     const words = row(100, ['12,00', 0, 40], ['12,00', 41, 81], ['AB', 100, 120], ['XY', 105, 125]);
     expect(mergeOverprint(words).map((w) => w.text)).toEqual(['12,00', '12,00', 'AB', 'XY']);

@@ -74,12 +74,17 @@ const CJK_START = /^[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]/u;
 export function mergeOverprint(words: Word[]): Word[] {
   const byBaseline = new Map<number, Word[]>();
   const out: Word[] = [];
+  const slot = new Map<Word, number>();
   for (const w of [...words].sort((a, b) => a.x0 - b.x0 || b.x1 - a.x1)) {
     const h = w.y1 - w.y0;
     const key = Math.round(w.y1);
     let merged = false;
     for (const k of [key - 1, key, key + 1]) {
-      for (const [i, a] of (byBaseline.get(k) ?? []).entries()) {
+      const runs = byBaseline.get(k) ?? [];
+      // Only the latest few runs of a baseline can still reach this one (runs come left to right): a page of
+      // thousands of single glyphs on one line stays linear.
+      for (let i = runs.length - 1; i >= Math.max(0, runs.length - 8); i -= 1) {
+        const a = runs[i]!;
         const ah = a.y1 - a.y0;
         if (Math.abs(a.y1 - w.y1) > 0.15 * h || Math.abs(ah - h) > 0.2 * h || a.text.length < 2) continue;
         const cw = (a.x1 - a.x0) / a.text.length;
@@ -94,16 +99,21 @@ export function mergeOverprint(words: Word[]): Word[] {
         const joined = tail.startsWith(w.text.trimEnd())
           ? a
           : { ...a, text: a.text.slice(0, start) + w.text, x1: Math.max(a.x1, w.x1) };
-        byBaseline.get(k)![i] = joined;
-        out[out.indexOf(a)] = joined;
+        runs[i] = joined;
+        const at2 = slot.get(a)!;
+        out[at2] = joined;
+        slot.set(joined, at2);
         merged = true;
         break;
       }
       if (merged) break;
     }
     if (merged) continue;
+    slot.set(w, out.length);
     out.push(w);
-    byBaseline.set(key, [...(byBaseline.get(key) ?? []), w]);
+    const runs = byBaseline.get(key);
+    if (runs) runs.push(w);
+    else byBaseline.set(key, [w]);
   }
   return out;
 }
