@@ -75,40 +75,23 @@ export function mergeOverprint(words: Word[]): Word[] {
   const byBaseline = new Map<number, Word[]>();
   const out: Word[] = [];
   const slot = new Map<Word, number>();
-  for (const w of [...words].sort((a, b) => a.x0 - b.x0 || b.x1 - a.x1)) {
-    const h = w.y1 - w.y0;
+  next: for (const w of [...words].sort((a, b) => a.x0 - b.x0 || b.x1 - a.x1)) {
     const key = Math.round(w.y1);
-    let merged = false;
     for (const k of [key - 1, key, key + 1]) {
       const runs = byBaseline.get(k) ?? [];
       // Only the latest few runs of a baseline can still reach this one (runs come left to right): a page of
       // thousands of single glyphs on one line stays linear.
       for (let i = runs.length - 1; i >= Math.max(0, runs.length - 8); i -= 1) {
         const a = runs[i]!;
-        const ah = a.y1 - a.y0;
-        if (Math.abs(a.y1 - w.y1) > 0.15 * h || Math.abs(ah - h) > 0.2 * h || a.text.length < 2) continue;
-        const cw = (a.x1 - a.x0) / a.text.length;
-        if (w.x0 < a.x0 - 0.5 * cw || w.x0 > a.x1 - 1.5 * cw) continue;
-        const at = Math.round((w.x0 - a.x0) / cw);
-        const start = [at, at - 1, at + 1].find((j) => {
-          const tail = a.text.slice(Math.max(j, 0)).trimEnd();
-          return j >= 0 && tail.trim().length >= 2 && (w.text.startsWith(tail) || tail.startsWith(w.text.trimEnd()));
-        });
-        if (start === undefined) continue;
-        const tail = a.text.slice(start).trimEnd();
-        const joined = tail.startsWith(w.text.trimEnd())
-          ? a
-          : { ...a, text: a.text.slice(0, start) + w.text, x1: Math.max(a.x1, w.x1) };
+        const joined = overprinted(a, w);
+        if (!joined) continue;
         runs[i] = joined;
-        const at2 = slot.get(a)!;
-        out[at2] = joined;
-        slot.set(joined, at2);
-        merged = true;
-        break;
+        const at = slot.get(a)!;
+        out[at] = joined;
+        slot.set(joined, at);
+        continue next;
       }
-      if (merged) break;
     }
-    if (merged) continue;
     slot.set(w, out.length);
     out.push(w);
     const runs = byBaseline.get(key);
@@ -116,6 +99,24 @@ export function mergeOverprint(words: Word[]): Word[] {
     else byBaseline.set(key, [w]);
   }
   return out;
+}
+
+/** Run `a` with `w` printed over it from inside it (the two joined), or null when `w` is other print. */
+function overprinted(a: Word, w: Word): Word | null {
+  const h = w.y1 - w.y0;
+  if (Math.abs(a.y1 - w.y1) > 0.15 * h || Math.abs(a.y1 - a.y0 - h) > 0.2 * h || a.text.length < 2) return null;
+  const cw = (a.x1 - a.x0) / a.text.length;
+  if (w.x0 < a.x0 - 0.5 * cw || w.x0 > a.x1 - 1.5 * cw) return null;
+  const at = Math.round((w.x0 - a.x0) / cw);
+  const text = w.text.trimEnd();
+  for (const j of [at, at - 1, at + 1]) {
+    if (j < 0) continue;
+    const tail = a.text.slice(j).trimEnd();
+    if (tail.trim().length < 2) continue;
+    if (tail.startsWith(text)) return a;
+    if (w.text.startsWith(tail)) return { ...a, text: a.text.slice(0, j) + w.text, x1: Math.max(a.x1, w.x1) };
+  }
+  return null;
 }
 
 /**

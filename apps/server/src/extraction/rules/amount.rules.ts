@@ -94,33 +94,21 @@ function arithmeticTotal(
   return hits.values().next().value ?? null;
 }
 
-/** Digits OCR takes for one another on receipts (thin or faded print). */
-const LOOK_ALIKE = new Set([
-  '17',
-  '71',
-  '38',
-  '83',
-  '56',
-  '65',
-  '68',
-  '86',
-  '08',
-  '80',
-  '89',
-  '98',
-  '14',
-  '41',
-  '27',
-  '72',
-  '06',
-  '60',
-]);
+/** Digits OCR takes for one another on receipts (thin or faded print), both ways round. */
+const LOOK_ALIKE = new Set(['17', '38', '56', '68', '08', '89', '14', '27', '06'].flatMap((p) => [p, p[1]! + p[0]!]));
 
 /** The same figures but for one digit read as its look-alike. */
 function lookAlikeDigit(read: string, want: string): boolean {
   if (read.length !== want.length) return false;
   const diff = [...read].flatMap((ch, i) => (ch === want[i] ? [] : [`${ch}${want[i]}`]));
   return diff.length === 1 && LOOK_ALIKE.has(diff[0]!);
+}
+
+/** What was paid: each amount tendered less each change given back (a card with "CHANGE DUE 0.00" paid it exactly). */
+function payments(pool: Candidate[], change: number[]): Set<number> {
+  const out = new Set<number>();
+  for (const c of pool) if (c.features?.tendered) for (const ch of change) if (ch >= 0) out.add(c.amount.minor - ch);
+  return out;
 }
 
 /**
@@ -136,9 +124,7 @@ function completions(
   nets: number[],
   taxes: number[],
 ): Set<number> {
-  const out = new Set<number>();
-  // A card tendered with "CHANGE DUE 0.00" paid the total exactly.
-  for (const c of pool) if (c.features?.tendered) for (const ch of change) if (ch >= 0) out.add(c.amount.minor - ch);
+  const out = payments(pool, change);
   for (const n of nets) for (const t of taxes) if (n > 0 && t > 0) out.add(n + t);
   const line = doc.lines[total.lineIndex]!;
   const cell = total.cell === undefined ? undefined : line.cells[total.cell];
@@ -602,11 +588,7 @@ export function findTotal(
   // total that what was tendered less the change does not give is the payment with that single digit changed, if
   // only one fits (payments only: a net plus a tax, or a column's sum, may be another figure of the page).
   if (best.amount.minor >= 100 && best.amount.printedDecimals === best.amount.decimals && change.length) {
-    const paid = new Set(
-      pool.flatMap((c) =>
-        c.features?.tendered ? change.filter((ch) => ch >= 0).map((ch) => c.amount.minor - ch) : [],
-      ),
-    );
+    const paid = payments(pool, change);
     const read = String(best.amount.minor);
     const fit = paid.has(best.amount.minor) ? [] : [...paid].filter((v) => lookAlikeDigit(read, String(v)));
     if (fit.length === 1) best = { ...best, amount: { ...best.amount, minor: fit[0]! }, score: best.score - 0.1 };
