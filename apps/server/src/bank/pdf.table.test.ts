@@ -773,6 +773,10 @@ describe('US statement layouts (real banks)', () => {
       ]),
     );
     expect([st.bankName, st.accountNumber]).toEqual(['Harbour Trust', '01234567-890-1']);
+    // A logo's monogram before the name is no part of it; a lone capital that is no initial of the name stays.
+    const logo = (name: string) => statementFromLines(lines([[[name, 140, 900]], ...table])).bankName;
+    expect(logo('H Bank Harbourside')).toBe('Bank Harbourside');
+    expect(logo('Q Bank Harbourside')).toBe('Q Bank Harbourside');
   });
 
   it("reads a combined statement's second account from its own beginning balance, in its table or in the summary above it", () => {

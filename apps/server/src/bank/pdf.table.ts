@@ -885,6 +885,14 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
       BANK_WORDS.test(foldAligned(text.slice(0, title.index)))
     )
       text = text.slice(0, title.index).trim();
+    // A logo's monogram printed before the name ("W Bank Wislanski"): a lone capital that is one of the name's initials.
+    const monogram = /^(\p{Lu})\s+(\S.*)$/u.exec(text.trim());
+    if (
+      monogram &&
+      BANK_WORDS.test(foldAligned(monogram[2]!)) &&
+      monogram[2]!.split(/\s+/).some((w) => w.startsWith(monogram[1]!))
+    )
+      text = monogram[2]!;
     const f = foldAligned(text);
     if (CIVILITY.test(f.trim())) return;
     // The middle of a sentence wrapped onto this line ("to The Manager, HDFC Bank Cards Division, …").

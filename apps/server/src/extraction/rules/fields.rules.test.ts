@@ -1773,3 +1773,48 @@ Visa Debit                        $1.49`);
     expect(f.amount).toBe(6.49);
   });
 });
+
+describe('restaurant bills that print no currency sign (fresh sample 34, rebuilt with made-up names)', () => {
+  it("tip suggestions make it dollars and put the month first; 'Check #' numbers the bill", () => {
+    const f = fields(`
+Harbor Noodle Bar
+17 Ocean Way
+Server: Dana          04/08/2023
+Check #4471           12:03 PM
+Guests: 4
+Miso Ramen (2 @11.25)        22.50
+Hot Tea                       1.00
+Subtotal                     23.50
+Tax                           1.65
+Total                        25.15
+Suggested tip amounts are
+provided for your convenience.
+15% = 3.53`);
+    expect(f).toMatchObject({ currency: 'USD', invoice_date: '2023-04-08', invoice_number: '4471', amount: 25.15 });
+  });
+
+  it("a British bill with only its VAT number: pounds; an invoice number outranks the till's 'Check'", () => {
+    const f = fields(`
+THE OLD FORGE
+Check 60012                       Table 4
+Invoice No: T-2231
+Ale                                5.00
+Total Due                         12.10
+VAT Number: 123456782`);
+    expect(f).toMatchObject({ currency: 'GBP', invoice_number: 'T-2231' });
+    // A German VAT number written in English is no British one.
+    expect(fields('Kaffeehaus Stern GmbH\nVAT No: DE123456789\nTotal   12,10').currency).not.toBe('GBP');
+  });
+
+  it("a US state written out before the ZIP code is a US address; a private mailbox line is no name", () => {
+    const f = fields(`
+Pier Seven Chowder
+Central Terminal   SEA Airport
+PMB #119
+Seattle, Washington 98158
+Chowder                      11.00
+Total                        11.00
+Ordered: 5/12/24 11:31 AM`);
+    expect(f).toMatchObject({ vendor: 'Pier Seven Chowder', currency: 'USD', invoice_date: '2024-05-12' });
+  });
+});

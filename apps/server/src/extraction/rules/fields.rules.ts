@@ -4,7 +4,7 @@ import { findInvoiceDate } from './date.rules';
 import { type Doc, prepareDoc } from './document';
 import { findDocumentType } from './document-type.rules';
 import { CURRENCY_LABEL } from './labels';
-import { currencyDecimals, findAmounts, findCurrencies, otherDollar, US_ADDRESS } from './money.parser';
+import { currencyDecimals, findAmounts, findCurrencies, otherDollar, TIP_SUGGESTION, US_ADDRESS } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
 import { findVendor } from './vendor.rules';
 
@@ -30,6 +30,11 @@ const COUNTRY_CURRENCY: Array<[RegExp, string]> = [
   [/(?<![a-z])(?:argentina|cuit)(?![a-z])/, 'ARS'],
   [/(?<![a-z])(?:brasil|brazil|cnpj)(?![a-z])/, 'BRL'],
   [/(?<![a-z])(?:united kingdom|england|scotland|wales|northern ireland)(?![a-z])/, 'GBP'],
+  // A British VAT number: nine digits, "GB" before them or nothing (other countries' VAT numbers carry their prefix).
+  [
+    /(?<![a-z])vat\s*(?:reg(?:istration)?\.?\s*)?(?:no|nr|number|reg)?\.?\s*:?\s*(?:gb\s?)?\d{3}\s?\d{4}\s?\d{2}(?![\d])/,
+    'GBP',
+  ],
   [/(?<![a-z])(?:united states|usa|u\.s\.a\.)(?![a-z])/, 'USD'],
   [/(?<![a-z])(?:polska|poland)(?![a-z])/, 'PLN'],
   [/(?<![a-z])(?:ceska republika|czech republic|czechia)(?![a-z])/, 'CZK'],
@@ -261,7 +266,8 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   }
   if (!currency) {
     // A US address, or a North American phone number ("( 717 ) 691 - 3150") where nothing says Canada.
-    const american = US_ADDRESS.test(doc.text) || NANP_PHONE.test(doc.text);
+    // Or tip suggestions under the total.
+    const american = US_ADDRESS.test(doc.text) || NANP_PHONE.test(doc.text) || TIP_SUGGESTION.test(doc.foldedText);
     const byCountry = local ?? (american ? (otherDollar(doc.text, doc.foldedText) ?? 'USD') : null);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };
   }

@@ -267,9 +267,74 @@ export function parseXmlDecimal(value: string, decimals: number): number | null 
   return p ? p.minor : null;
 }
 
-/** A US postal address: a state's code and a ZIP code ("Gaithersburg, MD 20878"). */
-export const US_ADDRESS =
-  /(?<![A-Za-z])(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY),? \d{5}(?:-\d{4})?(?!\d)/;
+const US_STATES = [
+  'Alabama',
+  'Alaska',
+  'Arizona',
+  'Arkansas',
+  'California',
+  'Colorado',
+  'Connecticut',
+  'Delaware',
+  'Florida',
+  'Georgia',
+  'Hawaii',
+  'Idaho',
+  'Illinois',
+  'Indiana',
+  'Iowa',
+  'Kansas',
+  'Kentucky',
+  'Louisiana',
+  'Maine',
+  'Maryland',
+  'Massachusetts',
+  'Michigan',
+  'Minnesota',
+  'Mississippi',
+  'Missouri',
+  'Montana',
+  'Nebraska',
+  'Nevada',
+  'New Hampshire',
+  'New Jersey',
+  'New Mexico',
+  'New York',
+  'North Carolina',
+  'North Dakota',
+  'Ohio',
+  'Oklahoma',
+  'Oregon',
+  'Pennsylvania',
+  'Rhode Island',
+  'South Carolina',
+  'South Dakota',
+  'Tennessee',
+  'Texas',
+  'Utah',
+  'Vermont',
+  'Virginia',
+  'Washington',
+  'West Virginia',
+  'Wisconsin',
+  'Wyoming',
+];
+
+/**
+ * A US postal address: a state's code or its name, and a ZIP code ("Gaithersburg, MD 20878", "Seattle, Washington
+ * 98158").
+ */
+export const US_ADDRESS = new RegExp(
+  `(?<![A-Za-z])(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|${US_STATES.join('|')}|${US_STATES.map((n) => n.toUpperCase()).join('|')}),? \\d{5}(?:-\\d{4})?(?!\\d)`,
+);
+
+/**
+ * A restaurant bill's tip suggestions ("Suggested tip amounts are provided …", "Tip guide: 18% = 21.12"): tipping at
+ * the table is North American; with no currency printed, the bill is in dollars and its dates put the month first.
+ * Folded text.
+ */
+export const TIP_SUGGESTION =
+  /(?<![a-z])(?:suggested tip|tip amounts?|tip guide|tip calculation|gratuity guide)(?![a-z])/;
 
 const CANADIAN_POSTCODE =
   /(?<![A-Za-z0-9])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![A-Za-z0-9])/;

@@ -14,8 +14,9 @@ const BARE_NUMBER =
 const BARE_NUMBER_INLINE = /^\s*(?:(?:number|nummer|numero|numar|n[°º])\s*:|n[°º]\.?)\s*(?=\S)/;
 
 const SPECIFIC = /(no|nr|number|nummer|num|numero|numar|#|n\.?°|n\.?º|id)\.?\s*:?\s*$/;
+// A restaurant till's bill number heads its cell ("Check #208", "Chk 4411"): a weak label, below any invoice number.
 const WEAK_LABEL =
-  /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document|ref(?=\.)|txn|transaction (?:no|number|#|id)|trans\.? (?:no|#))(?![a-z])/;
+  /(?<![a-z])(reference|referenz|référence|reference|riferimento|referencia|referinta|referentie|booking id|document|ref(?=\.)|txn|transaction (?:no|number|#|id)|trans\.? (?:no|#)|^(?:check|chk)(?:\s*#)?(?=\s*\d))(?![a-z])/;
 
 /**
  * A first invoice numbered "1" (a small firm's or a new series'): one digit is never an identifier elsewhere, so it

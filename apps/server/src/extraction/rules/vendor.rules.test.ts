@@ -484,3 +484,46 @@ describe("a Brazilian service invoice's print (DANFSe)", () => {
     expect(extractFieldsFromLines(lines).vendor?.value).toBe('EXEMPLO PRESTADORA DE SERVIÇOS LTDA');
   });
 });
+
+/** One cell per line, each in its own type size, 70 points apart on a 1000-point page. */
+function sized(rows: Array<[string, number]>) {
+  return rows.map(([text, size], i) => ({
+    page: 1,
+    index: i,
+    y0: 40 + 70 * i,
+    y1: 40 + 70 * i + size,
+    rel: (40 + 70 * i) / 1000,
+    cells: [{ text, x0: 100, x1: 100 + text.length * size * 0.5 }],
+    text,
+    size,
+  }));
+}
+
+const TAX_INVOICE: Array<[string, number]> = [
+  ['Tax Invoice', 13],
+  ['Kaveri Cloud Services LLP', 8],
+  ['12, Lake View Road', 8],
+  ['Pune - 411001', 8],
+  ['GSTIN/UIN: 27ABCDE1234F1Z5', 8],
+  ['Buyer (Bill to)', 8],
+  ['Nilgiri Foods LLP', 8],
+  ['Total 7,434.00', 8],
+];
+
+describe('issuer of a GST invoice and a receipt led by its order number (gen35, fresh sample 34, made-up names)', () => {
+  it("'Tax Invoice' over the seller's block is a title, not a vendor called 'Tax'", () => {
+    expect(extractFieldsFromLines(sized(TAX_INVOICE)).vendor?.value).toBe('Kaveri Cloud Services LLP');
+  });
+
+  it('a name the shop\'s mail domain spells with a suffix, its ending cut onto the next line, beats a big order number', () => {
+    const rows: Array<[string, number]> = [
+      ['311', 60],
+      ['Copper Kettle Fish House', 16],
+      ['Central Terminal', 16],
+      ['info@copperkettlefishhouseSEA.', 16],
+      ['com', 16],
+      ['Total $29.28', 16],
+    ];
+    expect(extractFieldsFromLines(sized(rows)).vendor?.value).toBe('Copper Kettle Fish House');
+  });
+});

@@ -15,7 +15,7 @@ import { knownMerchant, merchantFromDomain } from './merchants';
 import { findAmounts } from './money.parser';
 
 const ADDRESSY =
-  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|\bnro\.?:?\s*\d|@|www\.|https?:|p\.?o\.? box|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d|\b(?:ring|damm|ufer|gasse)\s+\d{1,4}[a-z]?\b|\b(?:suite|ste\.?|unit|floor|fl\.)\s*#?\d{1,5}[a-z]?\b/i;
+  /\d{4,5}|\b(?:street|str\.|strasse|straße|rue|via|calle|strada|straat|weg|laan|avenue|road|allee|platz|tel|fax|phone|iban|bic|cedex|avenida|plaza|paseo|rua|travessa|piazza|corso|viale|ulica|boulevard|blvd|chemin|quai|impasse)\b|(?<![a-z])(?:c\/|c\.\s?de|avda\.?|av\.|ul\.)(?![a-z])|,\s*\d{1,4}[a-z]?\s*$|\bnro\.?:?\s*\d|@|www\.|https?:|p\.?o\.? box|\bpmb\s*#?\s*\d|[a-zäöüß](?:straße|strasse|str\.|gasse|weg|allee|platz|ring|damm|ufer)\s*\d|\b(?:ring|damm|ufer|gasse)\s+\d{1,4}[a-z]?\b|\b(?:suite|ste\.?|unit|floor|fl\.)\s*#?\d{1,5}[a-z]?\b/i;
 
 const BARE_TO = /^\s*(?:to|an|a|aan|para|per|catre|destinataire)\s*:?\s*$/;
 
@@ -177,6 +177,8 @@ function pageDomains(doc: Doc, customer: Set<string>): string[] {
         .replace(/(?<=\p{L}),(com|de|net|org)\b/giu, (_m, end: string) => `.${end.toLowerCase()}`);
       const found = [
         ...text.matchAll(/(?:@|\bwww\.|https?:\/\/)((?:[\p{L}\d-]+\.)+)(?:[a-z]{2,6})\b/giu),
+        // A mail address whose ending ran onto the next line ("info@luckylouiefishshackSEA." over "com").
+        ...text.matchAll(/@((?:[\p{L}\d-]{4,}\.)+)\s*$/gu),
         // A bare shop domain ("rossmann.de/", "bouyguestelecom.fr"): common country and company endings only.
         ...text.matchAll(
           /(?<![@\p{L}\d.-])((?:[\p{L}\d-]{3,}\.)+)(?:de|com|fr|it|es|nl|ro|at|ch|be|eu|co\.uk)(?![\p{L}\d])/gu,
@@ -208,7 +210,9 @@ function matchesDomain(name: string, domains: string[]): boolean {
       words.some(
         (w) => w === d || (d.length >= 5 && w.startsWith(d)) || (d.startsWith(w) && w.length >= 0.7 * d.length),
       ) ||
-      (joined.length >= 3 && d === joined),
+      (joined.length >= 3 && d === joined) ||
+      // The name and a suffix ("luckylouiefishshacksea": the shop and its city): most of the domain spelt out.
+      (joined.length >= 8 && d.startsWith(joined) && joined.length >= 0.75 * d.length),
   );
 }
 
@@ -454,13 +458,17 @@ export function findVendor(
     if (/!$/.test(name) && /\s|,/.test(name)) return;
     if (customerNames.has(coreName(name))) return;
     // Title words and little else ("Invoice", "Számla/Invoice (Minta)": invoice, sample, in two languages).
-    const titleRest = folded
-      .replace(TITLE_WORDS_ALL, ' ')
-      .replace(/\(\s*(?:minta|sample|muster|copy|kopie|copie|duplicate|duplikat|original|originale?)\s*\)/g, '')
-      // A layout's version stamp beside the title ("DANFSe v1.0").
-      .replace(/(?<![\p{L}\d])v\.?\s?\d+(?:\.\d+)+(?![\p{L}\d])/gu, '')
-      .replace(/[\s/()|-]+/g, '');
-    if (TITLE_WORDS.test(folded) && titleRest.length < 3) return;
+    const titleRest = (t: string) =>
+      t
+        .replace(TITLE_WORDS_ALL, ' ')
+        .replace(/\(\s*(?:minta|sample|muster|copy|kopie|copie|duplicate|duplikat|original|originale?)\s*\)/g, '')
+        // A layout's version stamp beside the title ("DANFSe v1.0").
+        .replace(/(?<![\p{L}\d])v\.?\s?\d+(?:\.\d+)+(?![\p{L}\d])/gu, '')
+        .replace(/[\s/()|-]+/g, '');
+    if (TITLE_WORDS.test(folded) && titleRest(folded).length < 3) return;
+    // The same before cleaning: "Tax Invoice" is a title, not "Tax" once the title word is cut off.
+    const rawFolded = foldPlain(raw.trim());
+    if (TITLE_WORDS.test(rawFolded) && titleRest(rawFolded).length < 3) return;
     // A number's label, in one language or two ("Sorszám/Invoice No.").
     const numberLabel = NUMBER_LABEL.exec(folded);
     if (numberLabel && numberLabel.index + numberLabel[0].length >= folded.replace(/[\s.:#]+$/, '').length) return;
