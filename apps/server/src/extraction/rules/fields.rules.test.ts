@@ -1806,7 +1806,7 @@ VAT Number: 123456782`);
     expect(fields('Kaffeehaus Stern GmbH\nVAT No: DE123456789\nTotal   12,10').currency).not.toBe('GBP');
   });
 
-  it("a US state written out before the ZIP code is a US address; a private mailbox line is no name", () => {
+  it('a US state written out before the ZIP code is a US address; a private mailbox line is no name', () => {
     const f = fields(`
 Pier Seven Chowder
 Central Terminal   SEA Airport

@@ -515,7 +515,7 @@ describe('issuer of a GST invoice and a receipt led by its order number (gen35, 
     expect(extractFieldsFromLines(sized(TAX_INVOICE)).vendor?.value).toBe('Kaveri Cloud Services LLP');
   });
 
-  it('a name the shop\'s mail domain spells with a suffix, its ending cut onto the next line, beats a big order number', () => {
+  it("a name the shop's mail domain spells with a suffix, its ending cut onto the next line, beats a big order number", () => {
     const rows: Array<[string, number]> = [
       ['311', 60],
       ['Copper Kettle Fish House', 16],
