@@ -28,14 +28,14 @@ const CREDIT_NOTE_TITLE =
 
 /** "Amount due"-style labels rank just below "grand total" ones: they differ only when a deposit was paid. */
 const DUE_ONLY =
-  /(?<![a-z])(amount due|balance due|total due|zu zahlen\w*|zahlbetrag|te betalen|openstaand|net a payer|reste a payer|restant du|solde a payer|da pagare|a pagar|de plata|adeudado|montant preleve|montant a prelever|montant debite)(?![a-z])/;
+  /(?<![a-z])(amount due|balance due|total due|(?:total|amount|balance) to pay|zu zahlen\w*|zahlbetrag|te betalen|openstaand|net a payer|reste a payer|restant du|solde a payer|da pagare|a pagar|de plata|adeudado|montant preleve|montant a prelever|montant debite)(?![a-z])/;
 
 const DEPOSIT =
   /(?<![a-z])(deposit|down payment|prepaid|already paid|amount paid|paid|anzahlung|vorauszahlung|bezahlt|acompte|deja regle|deja paye|acconto|gia pagato|anticipo|pagado|avans|achitat|aanbetaling|reeds betaald|betaald|applied balance|(?:account |customer )?(?:credit|balance) applied|applied credit|store credit|payments? received|less payments?|guthaben|verrechnet\w*|avoir (?:deduit|impute)|credito applicato|saldo a favor)(?![a-z])/;
 
 /** A balance carried over from earlier invoices: "amount due" may include it, the invoice's own total does not. */
 const PREVIOUS_BALANCE =
-  /(?<![a-z])(previous (?:unpaid |outstanding |open )?balance|unpaid balance|balance from (?:the )?previous \w+|balance (?:brought|carried) forward|prior balance|outstanding (?:balance|amount)|past due|vorsaldo|alter saldo|saldovortrag|ausstehende forderung\w*|offene(?:r|s)? (?:betrag|posten|saldo|forderung\w*)|ruckstand|solde (?:precedent|anterieur|reporte)|saldo (?:precedente|anterior|anterieur|vorig|vorige|vorherig)|importo arretrato|sold (?:anterior|precedent)|vorig saldo|openstaand saldo)(?![a-z])/;
+  /(?<![a-z])(previous (?:unpaid |outstanding |open )?balance|previous bill|unpaid balance|balance from (?:the )?previous \w+|(?:balance|credit|debit) (?:brought|carried) forward|prior balance|outstanding (?:balance|amount)|past due|vorsaldo|alter saldo|saldovortrag|ausstehende forderung\w*|offene(?:r|s)? (?:betrag|posten|saldo|forderung\w*)|ruckstand|solde (?:precedent|anterieur|reporte)|saldo (?:precedente|anterior|anterieur|vorig|vorige|vorherig)|importo arretrato|sold (?:anterior|precedent)|vorig saldo|openstaand saldo)(?![a-z])/;
 
 /** Payment lines of till receipts: card or cash, in the supported languages. */
 const PAYMENT_LABEL =
@@ -405,7 +405,11 @@ export function findTotal(
       const columnCurrency = a.currency || lineCur ? undefined : columnCurrencyOf(doc, headers, i, j);
       const currency = a.currency ?? lineCur ?? columnCurrency ?? null;
       if (DEPOSIT.test(label)) deposits.push(Math.abs(a.minor));
-      if (PREVIOUS_BALANCE.test(label)) previous.push(a.minor);
+      // A credit carried over counts against what is due ("Credit carried forward -£15.34", the minus before the sign).
+      if (PREVIOUS_BALANCE.test(label))
+        previous.push(
+          /[-–]\s*\p{Sc}?\s*$|(?<![a-z])credit (?:brought|carried)/u.test(label) ? -Math.abs(a.minor) : a.minor,
+        );
       if (CHANGE_LABEL.test(label)) change.push(Math.abs(a.minor));
       if (NET_LABEL.test(label)) nets.push(a.minor);
       else if (TAX_LINE.test(label) && !INCLUDES_TAX.test(label)) taxes.push(a.minor);
@@ -542,6 +546,8 @@ export function findTotal(
     if (bigger) best = bigger;
     else if (
       best.features?.labelDue &&
+      // A payment beside a balance carried over from the last bill settled that bill, not part of this one.
+      !previous.length &&
       new Set(deposits).size === 1 &&
       deposits[0]! > 0 &&
       !allAmounts.some((c) => c.amount.minor === best.amount.minor - sign * deposits[0]!)
@@ -558,7 +564,8 @@ export function findTotal(
   // A balance carried over from earlier invoices: "Previous balance 220 / Amount due 440": this invoice's own total
   // is the amount due less that balance, when the page prints it (as a total or an amount that includes tax).
   if (previous.length && DUE_ONLY.test(best.label ?? '')) {
-    const own = allAmounts.find((c) => previous.some((p) => p > 0 && c.amount.minor === best.amount.minor - p));
+    // (A credit carried forward lowers what is due: the own total is then larger.)
+    const own = allAmounts.find((c) => previous.some((p) => p !== 0 && c.amount.minor === best.amount.minor - p));
     if (own) best = { ...own, score: best.score - 0.05 };
   }
   // OCR drops a last digit ("SUMME EUR 16.6" for 16,62): a total read with one decimal digit where its currency has two

@@ -1818,3 +1818,31 @@ Ordered: 5/12/24 11:31 AM`);
     expect(f).toMatchObject({ vendor: 'Pier Seven Chowder', currency: 'USD', invoice_date: '2024-05-12' });
   });
 });
+
+describe('a phone bill and a hotel folio (gen37, made-up names)', () => {
+  const bill = (carried: string, charges: string, toPay: string) =>
+    fields(`
+kestrel mobile                                             Bill number        301552118
+                                                           Bill date          10 March 2024
+Your account summary
+Previous bill                                                          £112.10
+Payment received - thank you                                           -£94.73
+${carried}
+This month's charges (incl. VAT)                                       ${charges}
+Total to pay                                                           ${toPay}
+Kestrel Mobile Ltd, registered in England and Wales`);
+
+  it("this month's charges, not the total to pay with a balance or a credit carried forward", () => {
+    expect(bill('Balance carried forward          £17.37', '£162.54', '£179.91').amount).toBe(162.54);
+    expect(bill('Credit carried forward           -£15.34', '£160.08', '£144.74').amount).toBe(160.08);
+  });
+
+  it("a bilingual label ('Rechnung Nr. / Invoice No.') takes the value in the next cell", () => {
+    const f = fields(`
+Hotel Am Flussufer
+                                           Rechnung Nr. / Invoice No.            R202511873
+Malerbetrieb Kurz                          Datum / Date                          21.06.2025
+Summe / Total                                                                    482,00`);
+    expect(f.invoice_number).toBe('R202511873');
+  });
+});

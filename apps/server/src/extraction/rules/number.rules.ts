@@ -168,7 +168,14 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
           return;
         const specific = SPECIFIC.test(m[0]) || /^\s*[:#]/.test(f.slice((m.index ?? 0) + m[0].length));
         const base = specific ? 0.9 : 0.62;
-        const rest = cell.text.slice((m.index ?? 0) + m[0].length);
+        let rest = cell.text.slice((m.index ?? 0) + m[0].length);
+        // A bilingual label ("Rechnung Nr. / Invoice No."): the second language's label is no value; read on.
+        const second = /^\s*\/\s*/.exec(f.slice((m.index ?? 0) + m[0].length));
+        if (second) {
+          const after = f.slice((m.index ?? 0) + m[0].length + second[0].length);
+          const again = NUMBER_LABEL.exec(after);
+          if (again?.index === 0 && !after.slice(again[0].length).replace(/[\s:#.]/g, '')) rest = '';
+        }
         if (/^\s*(date|datum|data|fecha|du|vom)\b/i.test(foldStart(rest))) return;
         const inCell = firstToken(rest);
         if (inCell && (specific || /^\s*[:#]?\s*\S/.test(rest)) && plausibleNumber(inCell, specific)) {
