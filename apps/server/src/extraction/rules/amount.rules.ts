@@ -546,8 +546,9 @@ export function findTotal(
     if (bigger) best = bigger;
     else if (
       best.features?.labelDue &&
-      // A payment beside a balance carried over from the last bill settled that bill, not part of this one.
-      !previous.length &&
+      // A payment beside a balance carried over from the last bill settled that bill, when the page prints the bill's
+      // own total (what is due less that balance): that total is taken below, not what is due plus the payment.
+      !previous.some((p) => p !== 0 && allAmounts.some((c) => c.amount.minor === best.amount.minor - p)) &&
       new Set(deposits).size === 1 &&
       deposits[0]! > 0 &&
       !allAmounts.some((c) => c.amount.minor === best.amount.minor - sign * deposits[0]!)
