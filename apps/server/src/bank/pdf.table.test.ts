@@ -31,6 +31,19 @@ const head: Array<Array<[string, number, number]>> = [
   [['Statement period: 01/06/2023 to 30/06/2023', 140, 860]],
   [['Currency: GBP', 140, 360]],
 ];
+/** A Date | Description | Amount table with one row under its header. */
+const oneRowTable = (date: string, text: string, amount: string): Array<Array<[string, number, number]>> => [
+  [
+    ['Date', 140, 300],
+    ['Description', 400, 800],
+    ['Amount', 2000, 2200],
+  ],
+  [
+    [date, 140, 380],
+    [text, 400, 800],
+    [amount, 2000, 2200],
+  ],
+];
 const typed = (r: ReturnType<typeof statementFromLines>) =>
   r.transactions.map((t) => [t.date, t.amountMinor, t.type, t.balanceAfterMinor]);
 
@@ -712,18 +725,7 @@ describe('US statement layouts (real banks)', () => {
   });
 
   it('names the bank from its postal address or its footer over a heading, and reads a masked account number', () => {
-    const table: Array<Array<[string, number, number]>> = [
-      [
-        ['Date', 140, 300],
-        ['Description', 400, 800],
-        ['Amount', 2000, 2200],
-      ],
-      [
-        ['01/10/2022', 140, 380],
-        ['Fee', 400, 800],
-        ['-10.00', 2000, 2200],
-      ],
-    ];
+    const table = oneRowTable('01/10/2022', 'Fee', '-10.00');
     const st = statementFromLines(
       lines([
         [['Harbour Essential Checking', 140, 900]],
@@ -748,18 +750,7 @@ describe('US statement layouts (real banks)', () => {
   });
 
   it('takes no website, post-office box, city or bare bank word for the bank, and skips a scanned leader after the account label', () => {
-    const table: Array<Array<[string, number, number]>> = [
-      [
-        ['Date', 140, 300],
-        ['Description', 400, 800],
-        ['Amount', 2000, 2200],
-      ],
-      [
-        ['03 Jul 2018', 140, 380],
-        ['Monthly fee', 400, 800],
-        ['-6.00', 2000, 2200],
-      ],
-    ];
+    const table = oneRowTable('03 Jul 2018', 'Monthly fee', '-6.00');
     const st = statementFromLines(
       lines([
         [['# BankStatements.net', 900, 1500]],

@@ -535,6 +535,10 @@ export function findTotal(
       : siblings.reduce((a, b) => ((a.cell ?? 0) <= (b.cell ?? 0) ? a : b));
     if (pick) best = pick;
   }
+  // The bill's own total beside what is due with a balance carried from the last bill: due less that balance, where
+  // the page prints it (a credit carried forward lowers what is due: the own total is then larger).
+  const ownTotal = (due: Candidate) =>
+    allAmounts.find((c) => previous.some((p) => p !== 0 && c.amount.minor === due.amount.minor - p));
   // A deposit or payment already made: "Total 1,000 / Deposit -300 / Amount due 700". The grand total is the
   // labelled amount that equals the chosen one plus a deposit line's amount.
   if (cands.length && deposits.length) {
@@ -547,8 +551,8 @@ export function findTotal(
     else if (
       best.features?.labelDue &&
       // A payment beside a balance carried over from the last bill settled that bill, when the page prints the bill's
-      // own total (what is due less that balance): that total is taken below, not what is due plus the payment.
-      !previous.some((p) => p !== 0 && allAmounts.some((c) => c.amount.minor === best.amount.minor - p)) &&
+      // own total: that total is taken below, not what is due plus the payment.
+      !ownTotal(best) &&
       new Set(deposits).size === 1 &&
       deposits[0]! > 0 &&
       !allAmounts.some((c) => c.amount.minor === best.amount.minor - sign * deposits[0]!)
@@ -565,8 +569,7 @@ export function findTotal(
   // A balance carried over from earlier invoices: "Previous balance 220 / Amount due 440": this invoice's own total
   // is the amount due less that balance, when the page prints it (as a total or an amount that includes tax).
   if (previous.length && DUE_ONLY.test(best.label ?? '')) {
-    // (A credit carried forward lowers what is due: the own total is then larger.)
-    const own = allAmounts.find((c) => previous.some((p) => p !== 0 && c.amount.minor === best.amount.minor - p));
+    const own = ownTotal(best);
     if (own) best = { ...own, score: best.score - 0.05 };
   }
   // OCR drops a last digit ("SUMME EUR 16.6" for 16,62): a total read with one decimal digit where its currency has two

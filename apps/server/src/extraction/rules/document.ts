@@ -1,7 +1,7 @@
 import type { Line } from '../extraction.types';
 import type { DayOrder } from './date.parser';
 import { findDates } from './date.parser';
-import { findCurrencies, otherDollar, TIP_SUGGESTION, US_ADDRESS } from './money.parser';
+import { americanPage, findCurrencies, otherDollar } from './money.parser';
 
 /**
  * A document prepared for the field rules: its lines with folded (lower-case, accent-free) text per cell, plus
@@ -141,8 +141,7 @@ export function prepareDoc(input: Line[]): Doc {
   const elsewhere = otherDollar(text, foldedText, true);
   // A printed dollar, or none at all beside a US address ("RICE, MN 56367"): the American month-first order.
   const usd =
-    ((currencies.get('USD') ?? 0) > 0 ||
-      (currencies.size === 0 && (US_ADDRESS.test(text) || TIP_SUGGESTION.test(foldedText)))) &&
+    ((currencies.get('USD') ?? 0) > 0 || (currencies.size === 0 && americanPage(text, foldedText))) &&
     (elsewhere === null || elsewhere === 'CAD');
   const dayOrder: DayOrder = mdy > dmy ? 'mdy' : dmy > mdy ? 'dmy' : lang === 'en' && usd ? 'mdy' : 'dmy';
   // Number style: the separator in front of the last two digits of printed amounts.

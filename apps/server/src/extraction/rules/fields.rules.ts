@@ -4,7 +4,7 @@ import { findInvoiceDate } from './date.rules';
 import { type Doc, prepareDoc } from './document';
 import { findDocumentType } from './document-type.rules';
 import { CURRENCY_LABEL } from './labels';
-import { currencyDecimals, findAmounts, findCurrencies, otherDollar, TIP_SUGGESTION, US_ADDRESS } from './money.parser';
+import { americanPage, currencyDecimals, findAmounts, findCurrencies, otherDollar, US_ADDRESS } from './money.parser';
 import { findInvoiceNumber } from './number.rules';
 import { findVendor } from './vendor.rules';
 
@@ -265,9 +265,8 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
     if (named) currency = { value: named, confidence: 0.7 };
   }
   if (!currency) {
-    // A US address, or a North American phone number ("( 717 ) 691 - 3150") where nothing says Canada.
-    // Or tip suggestions under the total.
-    const american = US_ADDRESS.test(doc.text) || NANP_PHONE.test(doc.text) || TIP_SUGGESTION.test(doc.foldedText);
+    // An American page, or a North American phone number ("( 717 ) 691 - 3150") where nothing says Canada.
+    const american = americanPage(doc.text, doc.foldedText) || NANP_PHONE.test(doc.text);
     const byCountry = local ?? (american ? (otherDollar(doc.text, doc.foldedText) ?? 'USD') : null);
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };
   }

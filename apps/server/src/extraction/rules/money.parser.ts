@@ -330,11 +330,17 @@ export const US_ADDRESS = new RegExp(
 
 /**
  * A restaurant bill's tip suggestions ("Suggested tip amounts are provided …", "Tip guide: 18% = 21.12"): tipping at
- * the table is North American; with no currency printed, the bill is in dollars and its dates put the month first.
- * Folded text.
+ * the table is North American. Folded text.
  */
-export const TIP_SUGGESTION =
-  /(?<![a-z])(?:suggested tip|tip amounts?|tip guide|tip calculation|gratuity guide)(?![a-z])/;
+const TIP_SUGGESTION = /(?<![a-z])(?:suggested tip|tip amounts?|tip guide|tip calculation|gratuity guide)(?![a-z])/;
+
+/**
+ * A page that is American without printing a currency: a US address, or tip suggestions under the total. Where no
+ * currency is printed, its amounts are dollars and its dates put the month first.
+ */
+export function americanPage(text: string, folded: string): boolean {
+  return US_ADDRESS.test(text) || TIP_SUGGESTION.test(folded);
+}
 
 const CANADIAN_POSTCODE =
   /(?<![A-Za-z0-9])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![A-Za-z0-9])/;

@@ -459,45 +459,39 @@ describe('a shop name with its branch number', () => {
   });
 });
 
-describe("a Brazilian service invoice's print (DANFSe)", () => {
-  it('its titles and their version stamp, printed large above the issuer block, name no one', () => {
-    const rows: Array<[string, number, number]> = [
-      ['DANFSe v1.0', 248, 12],
-      ['Documento Auxiliar da NFS-e', 201, 12],
-      ['EMITENTE DA NFS-e', 14, 6],
-      ['Prestador do Serviço', 14, 8],
-      ['Nome / Nome Empresarial', 14, 6],
-      ['EXEMPLO PRESTADORA DE SERVIÇOS LTDA', 14, 8],
-      ['TOMADOR DO SERVIÇO', 14, 6],
-      ['CLIENTE DE EXEMPLO', 14, 8],
-    ];
-    const lines = rows.map(([text, x0, size], i) => ({
-      page: 1,
-      index: i,
-      y0: 20 + 14 * i,
-      y1: 20 + 14 * i + size,
-      rel: (20 + 14 * i) / 842,
-      cells: [{ text, x0, x1: x0 + text.length * size * 0.5 }],
-      text,
-      size,
-    }));
-    expect(extractFieldsFromLines(lines).vendor?.value).toBe('EXEMPLO PRESTADORA DE SERVIÇOS LTDA');
-  });
-});
-
-/** One cell per line, each in its own type size, 70 points apart on a 1000-point page. */
-function sized(rows: Array<[string, number]>) {
-  return rows.map(([text, size], i) => ({
+/**
+ * One cell per line, each in its own type size and at its own left edge (100 unless given), `step` points apart on a
+ * page `height` points tall.
+ */
+function sized(rows: Array<[string, number, number?]>, { top = 40, step = 70, height = 1000 } = {}) {
+  return rows.map(([text, size, x0 = 100], i) => ({
     page: 1,
     index: i,
-    y0: 40 + 70 * i,
-    y1: 40 + 70 * i + size,
-    rel: (40 + 70 * i) / 1000,
-    cells: [{ text, x0: 100, x1: 100 + text.length * size * 0.5 }],
+    y0: top + step * i,
+    y1: top + step * i + size,
+    rel: (top + step * i) / height,
+    cells: [{ text, x0, x1: x0 + text.length * size * 0.5 }],
     text,
     size,
   }));
 }
+
+describe("a Brazilian service invoice's print (DANFSe)", () => {
+  it('its titles and their version stamp, printed large above the issuer block, name no one', () => {
+    const rows: Array<[string, number, number]> = [
+      ['DANFSe v1.0', 12, 248],
+      ['Documento Auxiliar da NFS-e', 12, 201],
+      ['EMITENTE DA NFS-e', 6, 14],
+      ['Prestador do Serviço', 8, 14],
+      ['Nome / Nome Empresarial', 6, 14],
+      ['EXEMPLO PRESTADORA DE SERVIÇOS LTDA', 8, 14],
+      ['TOMADOR DO SERVIÇO', 6, 14],
+      ['CLIENTE DE EXEMPLO', 8, 14],
+    ];
+    const lines = sized(rows, { top: 20, step: 14, height: 842 });
+    expect(extractFieldsFromLines(lines).vendor?.value).toBe('EXEMPLO PRESTADORA DE SERVIÇOS LTDA');
+  });
+});
 
 const TAX_INVOICE: Array<[string, number]> = [
   ['Tax Invoice', 13],

@@ -465,10 +465,8 @@ export function findVendor(
         // A layout's version stamp beside the title ("DANFSe v1.0").
         .replace(/(?<![\p{L}\d])v\.?\s?\d+(?:\.\d+)+(?![\p{L}\d])/gu, '')
         .replace(/[\s/()|-]+/g, '');
-    if (TITLE_WORDS.test(folded) && titleRest(folded).length < 3) return;
-    // The same before cleaning: "Tax Invoice" is a title, not "Tax" once the title word is cut off.
-    const rawFolded = foldPlain(raw.trim());
-    if (TITLE_WORDS.test(rawFolded) && titleRest(rawFolded).length < 3) return;
+    // Before cleaning too: "Tax Invoice" is a title, not "Tax" once the title word is cut off.
+    for (const t of [folded, foldPlain(raw.trim())]) if (TITLE_WORDS.test(t) && titleRest(t).length < 3) return;
     // A number's label, in one language or two ("Sorszám/Invoice No.").
     const numberLabel = NUMBER_LABEL.exec(folded);
     if (numberLabel && numberLabel.index + numberLabel[0].length >= folded.replace(/[\s.:#]+$/, '').length) return;
