@@ -2303,3 +2303,96 @@ Total fees charged in 2024                                                 $0.00
     ]);
   });
 });
+
+describe('gen41 dev layouts (made-up banks and holders)', () => {
+  const read = (text: string) => statementFromLines(linesFromPlainText(text));
+  const rows = (st: ReturnType<typeof read>) => st.transactions.map((t) => [t.date, t.amountMinor, t.type]);
+
+  it("a Mexican 'FECHA OPER | FECHA LIQ' table of '02/ENE' dates: the settlement date books it", () => {
+    const st = read(`Banco del Valle                                    ESTADO DE CUENTA
+                                          Periodo          DEL 01/01/2026 AL 31/01/2026
+                                          No. de Cuenta    7129644389
+ Saldo Anterior                                                   $51,091.36
+ FECHA          FECHA
+                              DESCRIPCIÓN                           CARGOS           ABONOS           SALDO
+ OPER            LIQ
+02/ENE         02/ENE         RETIRO CAJERO AUTOMATICO             1,500.00                          49,591.36
+03/ENE         05/ENE         TIENDA 1207                          1,779.33                          47,812.03
+08/ENE         08/ENE         SPEI RECIBIDO                                         2,000.00         49,812.03`);
+    expect(rows(st)).toEqual([
+      ['2026-01-02', 150000, 'debit'],
+      ['2026-01-05', 177933, 'debit'],
+      ['2026-01-08', 200000, 'credit'],
+    ]);
+  });
+
+  it("a checks-paid grid in three groups, each row led by the check's number", () => {
+    const st = read(`First Cascade Bank
+Statement Period 02/10/2026 - 03/09/2026
+Checks Paid
+
+ Number           Date Paid                   Amount          Number            Date Paid                  Amount
+ 2317             2/12                         792.75         2320*             2/19                        560.00
+ 2324*            2/23                          75.11
+* Indicates a break in check number sequence.            Total Checks Paid: $1,427.86`);
+    expect(rows(st)).toEqual([
+      ['2026-02-12', 79275, 'debit'],
+      ['2026-02-19', 56000, 'debit'],
+      ['2026-02-23', 7511, 'debit'],
+    ]);
+  });
+
+  it('a summary of checks that the history already lists is not read again, and the next account is', () => {
+    const st = read(`Hillcrest Bank
+Statement period 07/20/2021 - 08/16/2021
+       Date                 Number Description                        Additions          Subtractions
+       7/20                 548    Check                                                      399.14
+       7/21                        Payroll Deposit                     1,300.00
+Summary of checks written          (checks listed are also displayed in the preceding Transaction history)
+
+       Number              Date                 Amount          Number              Date                Amount
+       548                 7/20                   399.14
+
+        * Gap in check sequence.
+Savings account
+       Date                 Number Description                        Additions          Subtractions
+       7/30                        Interest                                 0.12`);
+    expect(rows(st)).toEqual([
+      ['2021-07-20', 39914, 'debit'],
+      ['2021-07-21', 130000, 'credit'],
+      ['2021-07-30', 12, 'credit'],
+    ]);
+  });
+
+  it("'Kontostand am' before the first booking opens the statement and after the last closes it; an IBAN as printed after its label", () => {
+    const st = read(`Sparkasse Talblick
+                                                   IBAN            DE11 2222 3333 4444 5555 66
+                                                   Zeitraum        01.01.2026 - 31.01.2026
+Buchungstag Wert                   Verwendungszweck                                      Betrag (EUR)
+                                   Kontostand am 31.12.2025, Auszug Nr. 12                   2.462,85
+05.01.2026        05.01.2026       Dauerauftrag Miete                                       -1.260,00
+14.01.2026        14.01.2026       Gutschrift Überw.                                          +421,62
+                                   Kontostand am 31.01.2026, Auszug Nr. 1                    1.624,47`);
+    expect(st.openingBalanceMinor).toBe(246285);
+    expect(st.closingBalanceMinor).toBe(162447);
+    expect(st.accountNumber).toBe('DE11222233334444555566');
+    expect(rows(st)).toEqual([
+      ['2026-01-05', 126000, 'debit'],
+      ['2026-01-14', 42162, 'credit'],
+    ]);
+  });
+
+  it('the last account label of a line, and the balance carried forward under the last booking as the closing one', () => {
+    const st = read(`STRAITS HARBOUR BANK                                   STATEMENT OF ACCOUNT
+                                          Statement Period : 01 MAR 2026 TO 31 MAR 2026
+  EVERYDAY SAVINGS ACCOUNT Account No. 190-884111-5
+Date              Description                   Withdrawal (SGD)     Deposit (SGD)     Balance (SGD)
+                  Balance Brought Forward                                                   5,411.86
+02 MAR            FAST PAYMENT                        1,470.00                              3,941.86
+31 MAR            ATM WITHDRAWAL                        200.00                              3,741.86
+                  Balance Carried Forward                                                   3,741.86`);
+    expect(st.accountNumber).toBe('190-884111-5');
+    expect(st.openingBalanceMinor).toBe(541186);
+    expect(st.closingBalanceMinor).toBe(374186);
+  });
+});

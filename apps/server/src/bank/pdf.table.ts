@@ -43,7 +43,7 @@ const ROLE_WORDS: Array<[Role, RegExp]> = [
   ],
   [
     'text',
-    /(?<![a-z])(check ?(?:nbr|no|number|#)|cheque ?(?:no|number|#)|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz|tekst|beskrivelse|beskrivning|forklaring|selite|opis|popis|tytul|historico|descricao|lancamentos?)(?![a-z])/,
+    /(?<![a-z])(check ?(?:nbr|no|number|#)|cheque ?(?:no|number|#)|^\s*(?:checks?|cheques?|number)\s*$|description|details|particulars|narrative|narration|remarks|chq\.?(?:\s*\/?\s*ref\.?)?(?:\s*no\.?)?|ref\.?\s*no\.?|transaction|text|verwendungszweck|buchungstext|beschreibung|vorgang|umsatzart|libelle|operation|operations|nature|descrizione|causale|operazione|concepto|descripcion|movimiento|omschrijving|mededeling\w*|descriere|detalii|explicatii|tranzactie|reference|referenz|tekst|beskrivelse|beskrivning|forklaring|selite|opis|popis|tytul|historico|descricao|lancamentos?)(?![a-z])/,
   ],
 ];
 
@@ -61,6 +61,13 @@ const CARRY =
   /(?<![a-z])(ubertrag|uebertrag|brought forward|carried forward|balance forward|carry forward|a reporter|riporto|a riportare|riportato|saldo precedente|suma y sigue|saldo anterior|van vorige pagina|naar volgende pagina|sold reportat|de reportat)(?![a-z])|^[\d./\s-]*(?:transport|report|reporte)(?:[^a-z]+(?:a|de|du|des|van|naar|vorige|volgende|pagina|page|solde|saldo|anterior|precedent|nouveau|nieuw|eur|chf|usd|gbp|cr|dr)(?![a-z]))*[^a-z]*$/;
 const TOTAL =
   /^(total|totals|summe|summen|gesamt|umsatzsumme|totale|totali|totaal|totalen|totaux|sum|totalul|total general)(?![a-z])|^\d{4} totals? year.to.date|(?<![a-z])(total (?:debits?|credits?|movements?)|summe (?:soll|haben)|totale (?:dare|avere|uscite|entrate|addebiti|accrediti|movimenti)|total des (?:debits|credits)|totaal (?:af|bij))(?![a-z])/;
+
+/**
+ * A balance stated at a date, neither opening nor closing by its words ("Kontostand am 31.12.2025", "Saldo al
+ * 31/01/2026", "Solde au 31.01.2026", "Balance as at 31 Jan 2026"): where it stands tells which it is.
+ */
+const BALANCE_AT =
+  /^(?:[\d./-]+\s+)?(?:kontostand|saldo|solde|balance|stand|sold)\s+(?:am|per|vom|zum|au|al|a|on|as (?:at|of)|at|op|la)\s+\d/;
 
 /**
  * Header cells of a summary box, not of a transaction table ("Payment due date", "Total credit limit", "Total
@@ -88,6 +95,8 @@ const FOOTER_TAIL = /\s*(?:,?\s*(?:member fdic|member sipc|equal housing lender|
 const IBAN = /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b/g;
 const ACCOUNT_LABEL =
   /(account number|card number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
+/** An IBAN's or an account's label right before it ("IBAN DE33 …", "Rekeningnummer NL87 LLBK …"). */
+const IBAN_LABEL_BEFORE = new RegExp(`(?<![a-z])(?:iban\\s*:?\\s*|${ACCOUNT_LABEL.source})$`);
 const PERIOD_LABEL =
   /(period|statement period|from|zeitraum|vom|periode|periodo|du|dal|del|van|perioada|de la)(?![a-z])/;
 const CURRENCY_LABEL = /(currency|wahrung|devise|monnaie|valuta|divisa|moneda|munt|valuta rekening)(?![a-z])/;
@@ -247,7 +256,7 @@ const DIRECTION_CELL =
 
 /** Header words of the date a purchase or an operation was made, as against the date it was booked. */
 const PURCHASE_DATE =
-  /(?<![a-z])(einkaufs-?datum|kaufdatum|belegdatum|trans(?:action)? date|date of transaction|purchase date|date operation|date de l.operation|data operazione|fecha operacion|transactiedatum)(?![a-z])/;
+  /(?<![a-z])(einkaufs-?datum|kaufdatum|belegdatum|trans(?:action)? date|date of transaction|purchase date|date operation|date de l.operation|data operazione|fecha oper(?:acion)?|transactiedatum)(?![a-z])/;
 
 /** A header row: several role cells, among them a date and an amount, debit or credit column, and no digits. */
 function headerColumns(line: Line, folded: string[]): Column[] | null {
@@ -468,9 +477,9 @@ function leadingDate(
   const short = (
     order === 'mdy' ? /^\s*(\d{1,2})[/-](\d{1,2})(?=\s|$)/ : /^\s*(\d{1,2})[./-](\d{1,2})\.?(?=\s|$)/
   ).exec(text);
-  // "01 Jan", "15 mar", "Jan 15": a month word without the year, which the period gives.
+  // "01 Jan", "15 mar", "15-Mar", "02/ENE" (Mexico), "Jan 15": a month word without the year, which the period gives.
   const named =
-    /^\s*(\d{1,2})\.?\s+([A-Za-zÀ-ÿ]{3,10})\.?(?=\s|$)/.exec(text) ??
+    /^\s*(\d{1,2})(?:\.?\s+|[/-])([A-Za-zÀ-ÿ]{3,10})\.?(?=\s|$)/.exec(text) ??
     /^\s*([A-Za-zÀ-ÿ]{3,10})\.?\s+(\d{1,2})(?=\s|$|,)/.exec(text);
   if (!short && named) {
     const dayFirst = /^\s*\d/.test(named[0]);
@@ -720,10 +729,24 @@ function readHeader(doc: Doc, before: number): HeaderInfo {
     }
     if (info.accountNumber) break;
   }
+  // An IBAN-shaped number right after its "IBAN" label, though its check digits fail (a made-up or mistyped one): the
+  // account as printed.
+  for (const l of info.accountNumber ? [] : head) {
+    const at = l.text.search(/[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2}/);
+    const m = at < 0 ? null : IBAN_LABEL_BEFORE.exec(foldAligned(l.text.slice(0, at)));
+    const iban = m ? new RegExp(IBAN.source).exec(l.text.slice(at)) : null;
+    if (iban?.index === 0) {
+      info.accountNumber = iban[1]!.replace(/ /g, '');
+      break;
+    }
+  }
   if (!info.accountNumber) {
     for (const l of head) {
       const f = foldAligned(l.text);
-      const m = ACCOUNT_LABEL.exec(f);
+      // The last label of the line: "MULTIPLIER ESAVINGS ACCOUNT Account No. 190-884111-5" names the product first.
+      const m = [...f.matchAll(new RegExp(ACCOUNT_LABEL.source, 'g'))]
+        .reverse()
+        .find((x) => new RegExp(`^[\\s:~_.…]*(?:${ACCOUNT_NUMBER})`).test(l.text.slice(x.index + x[0].length)));
       if (!m) continue;
       // The branch before the account ("BSB 065-934 7724 6761", "Sort code 40-80-92 45092395") is not part of it.
       const rest = l.text
@@ -1029,6 +1052,12 @@ const DEBIT_SECTION =
 const CREDIT_SECTION =
   /^(?:electronic |other |ach )?(?:credits?|deposits?|additions|gutschriften|eingange|versements|entrees|accrediti|entrate|abonos|ingresos|bijschrijvingen|creditari|incasari)(?: (?:and|&) (?:other )?(?:credits|additions|deposits))?$/;
 
+/**
+ * A list of what the transaction history already holds ("Summary of checks written (checks listed are also displayed
+ * in the preceding Transaction history)"): nothing under it is a booking of its own.
+ */
+const REPEATED_SECTION = /^summary of checks|(?<![a-z])(?:also (?:displayed|shown|listed|included) in)(?![a-z])/;
+
 /** A table of day-end balances ("Daily Balances"): its dated amounts are no transactions. */
 const BALANCE_SECTION =
   /^(?:daily|ending daily|daily ending) balances?(?: summary)?$|^(?:account |daily )?balance summary$|^tagessalden$|^soldes quotidiens$|^saldi giornalieri$|^saldos diarios$|^dagsaldi$/;
@@ -1069,8 +1098,10 @@ function splitRepeatedTables(lines: Line[]): Line[] {
     out.push(split(line)[0]!);
     for (let j = i + 1; j < lines.length; j += 1) {
       const l = lines[j]!;
-      // Rows dated with or without a year ("05/26 | 1401 | 450.00 | 06/05 | …").
-      if (l.page !== line.page || !(findDates(l.text, 'dmy').length || DATED_START.test(l.cells[0]!.text))) break;
+      // Rows dated with or without a year ("05/26 | 1401 | 450.00 | 06/05 | …"), the date first or after the check's
+      // number ("2317 | 2/12 | 792.75 | 2320* | 2/19 | …").
+      const dated = (c: Cell | undefined) => c !== undefined && DATED_START.test(c.text);
+      if (l.page !== line.page || !(findDates(l.text, 'dmy').length || dated(l.cells[0]) || dated(l.cells[1]))) break;
       out.push(...split(l));
       i = j;
     }
@@ -1393,6 +1424,12 @@ function readStatementLines(
   let last: Row | null = null;
   let section: TransactionType | null = null;
   let balancesOnly = false;
+  // A list of bookings the history already holds ("Summary of checks written … also displayed in …"): its heading
+  // seen, then its table being skipped.
+  let repeated: 'heading' | 'table' | null = null;
+  // Balances stated at a date ("Kontostand am …") before the first booking and after the last one.
+  let balanceAtBefore: number | null = null;
+  let balanceAtAfter: number | null = null;
   /** The date last printed in the date column, for the bookings under it that print none. */
   let day: { iso: string; page: number } | null = null;
   // The text of a dated line with no amount ("01 Feb ST GEORGE CARDS"), for the booking whose amount comes a line lower.
@@ -1413,6 +1450,7 @@ function readStatementLines(
     if (ended && !hdr) {
       const folded = foldAligned(line.text);
       if (BALANCE_SECTION.test(folded.replace(/\s+/g, ' ').trim())) balancesOnly = true;
+      if (REPEATED_SECTION.test(folded.trim())) repeated = 'heading';
       // The next account's summary before its table ("Beginning balance on 7/20 $176,957.07"): its rows go on from it.
       if (OPENING.test(folded) && !CLOSING.test(folded)) restart = lineAmount(line, decimals, hint) ?? restart;
       continue;
@@ -1420,6 +1458,8 @@ function readStatementLines(
     if (hdr) {
       // A new table after a closing balance: the next account of a combined statement.
       ended = false;
+      // The table under a heading that says it repeats the history is skipped; any later table is read.
+      repeated = repeated === 'heading' ? 'table' : null;
       cols = hdr;
       last = null;
       // A skewed scan can put part of the header a line lower ("importo" here, "saldo" just under it): header words
@@ -1482,15 +1522,37 @@ function readStatementLines(
       (line.cells.length >= 2 &&
         /^\s*(?:saldo|balance|solde|kontostand)\s*$/.test(foldAligned(line.cells[at + 1]?.text ?? '')));
     // "Daily Ending Balance" heads a table of day-end balances: no closing balance, and nothing under it is a booking.
+    if (!d && REPEATED_SECTION.test(f.trim())) {
+      repeated = 'heading';
+      last = null;
+      continue;
+    }
+    if (repeated === 'table') {
+      if (d) continue;
+      repeated = null;
+    }
     if (!d && BALANCE_SECTION.test(f.replace(/\s+/g, ' ').trim())) {
       section = null;
       balancesOnly = true;
       last = null;
       continue;
     }
+    const balanceAt = BALANCE_AT.test(f.trim());
     const isBalanceRow =
-      OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f) || (d !== null && bareRow);
+      balanceAt || OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f) || (d !== null && bareRow);
     if (isBalanceRow) {
+      // "Kontostand am 31.12.2025 | 2.462,85": before the first booking the opening balance, after the last the
+      // closing one, between bookings a balance the next rows go on from.
+      if (balanceAt) {
+        const amount = lineAmount(line, decimals, hint);
+        if (!rows.length) balanceAtBefore ??= amount;
+        else {
+          balanceAtAfter = amount;
+          restart = amount;
+        }
+        last = null;
+        continue;
+      }
       if (CARRY.test(f) && !rows.length && carriedBeforeFirst === null)
         carriedBeforeFirst = lineAmount(line, decimals, hint);
       // A page that opens with the balance brought forward goes on with the day the page before ended on.
@@ -1499,6 +1561,8 @@ function readStatementLines(
       if (CLOSING.test(f) && rows.length) ended = true;
       if (rows.length && (OPENING.test(f) || CARRY.test(f)) && !CLOSING.test(f))
         restart = lineAmount(line, decimals, hint);
+      // The balance carried forward under the last booking of all is where the statement ends.
+      if (rows.length && CARRY.test(f) && !OPENING.test(f)) balanceAtAfter = lineAmount(line, decimals, hint);
       last = null;
       continue;
     }
@@ -1674,9 +1738,12 @@ function readStatementLines(
       row.typeFromColumn = true;
     }
     rows.push(row);
+    balanceAtAfter = null;
     last = row;
   }
   if (st.openingBalanceMinor === null && carriedBeforeFirst !== null) st.openingBalanceMinor = carriedBeforeFirst;
+  st.openingBalanceMinor ??= balanceAtBefore;
+  st.closingBalanceMinor ??= balanceAtAfter;
   // A card statement prints what the holder owes: purchases unsigned (debits), payments and refunds in brackets, with a
   // minus or CR (credits), or unsigned under a payments-and-credits heading. Only where neither debit/credit columns
   // nor running balances tell the direction.

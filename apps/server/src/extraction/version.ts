@@ -3,4 +3,4 @@
  * found: a full sync reads again every invoice that an older version read (invoices/fields-refresh.service.ts).
  * Kept apart from the extractor itself, so that reading it does not load PDF or OCR libraries.
  */
-export const EXTRACTION_RULES_VERSION = 24;
+export const EXTRACTION_RULES_VERSION = 25;

@@ -1,4 +1,4 @@
-import type { FieldGuess } from '../extraction.types';
+import type { FieldGuess, Line } from '../extraction.types';
 import { AMOUNT_WEIGHTS, type AmountFeature, type AmountFeatures, amountScore } from './amount.weights';
 import { cellBelow, columnCell, type Doc, editDistance, foldAligned, isValueCell, labelAbove } from './document';
 import { CURRENCY_LABEL, INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
@@ -263,6 +263,21 @@ function columnCurrencyOf(
   return undefined;
 }
 
+/**
+ * A value under a total-like column header that is one row of a table, not its sum: other values of the column stand
+ * between it and the header ("Gesamtbetrag" over one row per VAT rate), or the next line holds a value of the same
+ * column that is not itself labelled a total (the next row).
+ */
+function tableRow(doc: Doc, i: number, cell: Line['cells'][number], rowsAbove: number): boolean {
+  if (rowsAbove > 0) return true;
+  const below = cellBelow(doc, i, cell.x0, cell.x1, 1);
+  if (!below || below[0] !== i + 1) return false;
+  const next = doc.lines[below[0]]!;
+  if (!findAmounts(next.cells[below[1]]!.text).length) return false;
+  const nextLabel = doc.folded[below[0]]!.slice(0, below[1]).join(' ');
+  return totalLabelKind(nextLabel) === null && !PAYMENT_LABEL.test(nextLabel);
+}
+
 /** The currency the page declares it is paid in: "Payment currency: USD", "Währung: EUR", "Devise : CHF". */
 const DECLARED_CURRENCY = new RegExp(`${CURRENCY_LABEL.source}\\s*:?\\s+([a-z]{3})(?![a-z])`);
 
@@ -313,6 +328,10 @@ export function findTotal(
       const lostSeparator = /^(\D{0,3}?\s?\d{1,3}) (\d{2})\s*$/.exec(cell.text);
       if (lostSeparator && doc.decimalHint && j > 0 && totalLabelKind(cellsF.slice(0, j).join(' ').trim()) !== null)
         spaced = `${lostSeparator[1]}${doc.decimalHint}${lostSeparator[2]}`;
+      // OCR puts a space after the decimal comma ("SUMME | EUR | 16, 66"): two digits after it close the amount.
+      const spacedDecimal = /^(\D{0,3}?\s?-?\d{1,3})([.,]) (\d{2})(\s*[A-Z*]?)$/.exec(spaced);
+      if (spacedDecimal && (doc.decimalHint ?? spacedDecimal[2]) === spacedDecimal[2])
+        spaced = `${spacedDecimal[1]}${spacedDecimal[2]}${spacedDecimal[3]}${spacedDecimal[4]} `;
       const shift = spaced.length - cell.text.length;
       for (const a of findAmounts(spaced, { allowIntegers: only, decimalHint: doc.decimalHint })) {
         lineAmounts.push({ cell: j, a: shift ? { ...a, index: a.index - shift } : a });
@@ -451,6 +470,7 @@ export function findTotal(
         features.bareInteger = 1;
       if (aboveKind) features.labelAbove = 1;
       if (columnSum) features.columnSum = 1;
+      else if (aboveKind && tableRow(doc, i, line.cells[j]!, columnAbove.length)) features.tableRow = 1;
       if (rightmost) features.rightmost = 1;
       else features.notRightmost = 1;
       if (a.minor === 0) features.zero = 1;

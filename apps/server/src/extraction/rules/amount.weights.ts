@@ -17,6 +17,8 @@ export const AMOUNT_FEATURES = [
   'labelAbove',
   /** The last row of a column whose rows above add up to it. */
   'columnSum',
+  /** Under a total-like column header but one row of its table: other rows stand above or below it in the column. */
+  'tableRow',
   /** Where on the document: (page - 1) / pages + position on the page (0 top .. 1 bottom); totals close it. */
   'position',
   /** The rightmost amount of its line (the sum column); 'notRightmost' otherwise. */
@@ -71,6 +73,7 @@ export const AMOUNT_WEIGHTS: Record<AmountFeature, number> = {
   labelWeak: 0.7,
   labelAbove: -0.05,
   columnSum: 0.04,
+  tableRow: -0.3,
   position: 0.03,
   rightmost: 0.02,
   notRightmost: -0.04,

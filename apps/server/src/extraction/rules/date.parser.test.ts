@@ -90,3 +90,12 @@ describe('codes that look like dates', () => {
     expect(findDates('Date 22/09/51')[0]?.iso).toBe('2051-09-22');
   });
 });
+
+describe("OCR's comma for one dot of a dotted date", () => {
+  it('reads day first with a four-digit year, and leaves amounts alone', () => {
+    expect(findDates('Datum: 23.09,2021').map((d) => d.iso)).toEqual(['2021-09-23']);
+    expect(findDates('Datum: 23,09.2021').map((d) => d.iso)).toEqual(['2021-09-23']);
+    expect(findDates('Summe 1.234,2021')).toEqual([]);
+    expect(findDates('12.34,5678')).toEqual([]);
+  });
+});

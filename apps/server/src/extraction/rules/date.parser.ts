@@ -91,6 +91,8 @@ export interface FoundDate {
   ambiguous: boolean;
   /** Numeric a/b/yyyy pattern with a known order (first > 12 → dmy, second > 12 → mdy). */
   order?: DayOrder;
+  /** Read through an OCR slip ("23.09,2021"): weaker than a date printed whole. */
+  garbled?: boolean;
 }
 
 function iso(y: number, m: number, d: number): string | null {
@@ -102,7 +104,7 @@ function iso(y: number, m: number, d: number): string | null {
 }
 
 const MONTH_WORD = String.raw`\p{L}{3,12}\.?`;
-const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'era' | 'num' | 'dMy' | 'Mdy' | 'yMd' }> = [
+const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'era' | 'num' | 'dmyOcr' | 'dMy' | 'Mdy' | 'yMd' }> = [
   { re: /(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)/g, kind: 'ymd' },
   // Hungarian "2008. 10. 17." (year, month and day each closed by a dot and a space).
   { re: /(?<![\d.])(\d{4})\. (\d{1,2})\. (\d{1,2})\.(?!\d)/g, kind: 'ymd' },
@@ -118,6 +120,8 @@ const PATTERNS: Array<{ re: RegExp; kind: 'ymd' | 'era' | 'num' | 'dMy' | 'Mdy' 
     re: /(?<![\d.,])(?<![A-Za-z]\/)(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}(?=\d{1,2}:\d{2}(?!\d))|(?:\d{4}|\d{2})(?![\d,]|\.\d))/g,
     kind: 'num',
   },
+  // OCR reads one dot of a dotted date as a comma ("23.09,2021", "23,09.2021"): day first, a four-digit year.
+  { re: /(?<![\d.,])(\d{1,2})(?:\.,?|,\.?)(\d{2})(?:\.,?|,\.?)(\d{4})(?![\d,]|\.\d)/g, kind: 'dmyOcr' },
   {
     re: new RegExp(
       String.raw`(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|\.|º|°|»|")?[\s-]*(?:de\s+)?(${MONTH_WORD})[\s,-]*(?:de\s+|del\s+)?(\d{4}|'?\d{2})(?!\d)`,
@@ -177,6 +181,9 @@ export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
           ambiguous = a !== b;
           value = order === 'mdy' ? iso(y, a, b) : iso(y, b, a);
         }
+      } else if (kind === 'dmyOcr') {
+        if (!m[0].includes(',')) continue;
+        value = iso(Number(m[3]), Number(m[2]), Number(m[1]));
       } else if (kind === 'dMy') {
         const mon = MONTHS[fold(m[2]!).replace(/\.$/, '')];
         if (mon) value = iso(Number(m[3]!.replace("'", '')), mon, Number(m[1]));
@@ -196,6 +203,7 @@ export function findDates(text: string, order: DayOrder = 'dmy'): FoundDate[] {
         raw: m[0],
         ambiguous,
         ...(known ? { order: known } : {}),
+        ...(kind === 'dmyOcr' ? { garbled: true } : {}),
       });
     }
   }

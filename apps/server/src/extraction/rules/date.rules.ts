@@ -171,6 +171,8 @@ export function findInvoiceDate(doc: Doc): FieldGuess<string> | null {
         )
           score = 0.05;
         if (d.ambiguous) score -= 0.03;
+        // A date read through an OCR slip ("vom 28.01,2020" in a leaflet's text) yields to any date printed whole.
+        if (d.garbled) score = score >= 0.9 ? score - 0.45 : Math.min(score, 0.05);
         // On the title or invoice-number line ("Rechnung Nr. 4711 vom 06.10.2018") a generic "vom/du/del" is the
         // issue date; elsewhere it may be any date.
         if (score < 0.9 && TITLE_OR_NUMBER.test(doc.folded[i]!.join(' '))) score += 0.08;

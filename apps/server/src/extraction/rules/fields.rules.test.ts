@@ -1846,3 +1846,90 @@ Summe / Total                                                                   
     expect(f.invoice_number).toBe('R202511873');
   });
 });
+
+describe('Czech, German and OCR-spaced labels and figures (fresh38/39 dev, made-up names)', () => {
+  it("the number glued to the Czech marker 'č.' after the title", () => {
+    const f = fields(`
+                     Faktura - daňový doklad č.FV7731200456
+Dodavatel:                                     Odběratel:
+ Vltava Kabely a.s.                            Horák Stavby s.r.o.
+ Datum vystavení:       05.09.2025
+ Celkem k úhradě:                              1 212,00 CZK`);
+    expect(f.invoice_number).toBe('FV7731200456');
+  });
+
+  it('the bare Czech title beside its number, and the total "s DPH" (with VAT)', () => {
+    const f = fields(`
+Faktura - daňový doklad                                                   2024117
+
+Dodavatel                                    Odběratel
+Kovárna Lipník s.r.o.                        Pekárna Sluníčko s.r.o.
+Datum vystavení:       2024-04-02
+DPH 21%                                        210.00 Kč
+CELKEM S DPH                                 1,210.00 Kč`);
+    expect(f.invoice_number).toBe('2024117');
+    expect(f.amount).toBe(1210);
+  });
+
+  it("one label for the number and its date ('Rechnungsnr./-datum', 'Invoice No. / Date')", () => {
+    const de = fields(`
+Elektromarkt Nordstadt GmbH                                Rechnung
+                                Kunde                          5512093
+                                Rechnungsnr./-datum            7004418822 / 12.03.2024
+                                Lieferscheinnr./-datum         604412 / 12.03.2024
+Gesamtbetrag     59,90 EUR`);
+    expect(de.invoice_number).toBe('7004418822');
+    const en = fields(`
+Harbour Print Ltd                                   INVOICE
+                                Invoice No. / Date            HP-2291 / 14.03.2024
+Total     120.00 GBP`);
+    expect(en.invoice_number).toBe('HP-2291');
+  });
+
+  it("a restaurant bill's 'Rech.Nr.'", () => {
+    const f = fields(`
+            Gasthaus Alpenblick
+Rech.Nr. 8812               02.08.2023/19:41:07
+2xApfelschorle   à   4.50   CHF    9.00
+Total :                     CHF   9.00`);
+    expect(f.invoice_number).toBe('8812');
+  });
+
+  it('a total under a column header over one row per VAT rate is that rate, not the sum below it', () => {
+    const f = fields(`
+Frischmarkt Lieferdienst GmbH                           Rechnung LD2024-5581
+ Bezeichnung                                 Menge    Einzelpreis       Summe Pos.
+ Apfelsaft 1l                                   2         1,49 €          2,98 €
+ Brot                                           1         2,19 €          2,19 €
+                                                           Summe:          5,17 €
+Steuersatz              Nettobetrag          MwSt. Betrag          Gesamtbetrag
+ A = 19%                     2,50 €               0,48 €                2,98 €
+ B = 7%                      2,05 €               0,14 €                2,19 €
+                                                  Summe:                5,17 €`);
+    expect(f.amount).toBe(5.17);
+  });
+
+  it("OCR's space after the decimal comma and its comma for a date's dot", () => {
+    const f = fields(`
+   Kornweg 12
+   64283 Darmstadt
+ZIEGENKAESE                 2,19 B
+VOLLKORNBROT                1,19 B
+SUMME          EUR          3, 38
+Geg. EC-Cash   EUR          3, 38
+Datum:               14.10,2022`);
+    expect(f.amount).toBe(3.38);
+    expect(f.invoice_date).toBe('2022-10-14');
+  });
+
+  it("a date read through OCR's comma yields to one printed whole", () => {
+    const f = fields(`
+Drogerie Lindenhof
+12.03.2021 15:56 Bed.Nr.:120 Kasse 02
+SHAMPOO                     1,95 A
+SUMME EUR                   1,95
+Unterschriften fur die Petition
+Produkte vom 28.01,2021* an den Landtag`);
+    expect(f.invoice_date).toBe('2021-03-12');
+  });
+});

@@ -10,7 +10,9 @@ function words(parts: string[]): RegExp {
   // alternative that matches, so "factura fiscala" must come before "factura(?: nr)?".
   const core = (p: string) => p.replace(/\(\?:[^()]*\)\?/g, '').replace(/\\[sSdw][*+?]?|\\./g, 'x').length;
   const sorted = [...parts].sort((a, b) => core(b) - core(a)).map(spacedCjk);
-  return new RegExp(`(?<![a-z0-9_])(?:${sorted.join('|')})(?![a-z_])`);
+  // A label that ends in its marker's dot ("č.", "Nr.") is whole even when the value follows without a space
+  // ("Faktura č.FV5040011231").
+  return new RegExp(`(?<![a-z0-9_])(?:${sorted.join('|')})(?:(?<=\\.)|(?![a-z_]))`);
 }
 
 /** Japanese and Chinese labels are often letter-spaced ("発 行 日", "合 计"): a space may stand between characters. */
@@ -409,6 +411,10 @@ export const INCLUDES_TAX = words([
   'with (?:vat|tax|gst|iva|tva|mwst)',
   'including (?:vat|tax|gst)',
   'tax included',
+  // Czech and Slovak "s DPH" (with VAT), Polish "z VAT", Swedish "inkl. moms", Danish/Norwegian "inkl. moms/mva".
+  's dph',
+  'z vat',
+  'inkl\\.? (?:moms|mva)',
 ]);
 
 /** Invoice-number labels; the capture must follow them. */
@@ -421,6 +427,8 @@ export const NUMBER_LABEL = words([
   'document\\s*(?:no|number)\\.?',
   'rechnungs?\\s*-?\\s*(?:nummer|nr|no)\\.?',
   'rechnungsnr\\.?',
+  // A Swiss or German restaurant bill's "Rech.Nr. 4572", "Rechn.-Nr.".
+  'rechn?\\.\\s*-?\\s*nr\\.?',
   // A correction's or a credit note's own number ("Korrektur-Nr.: RK 2024 / 019", "Gutschriftsnummer").
   '(?:korrektur|gutschrifts?|storno)\\s*-?\\s*(?:nummer|nr)\\.?',
   // "Rg.-Nr.", the short form of Rechnungsnummer.
@@ -498,6 +506,8 @@ export const NUMBER_LABEL = words([
   '^number(?=\\s*:)',
   'cislo faktury',
   'faktura\\s*(?:-\\s*danovy doklad\\s*)?(?:c\\.|cislo|nr\\.?|no\\.?)',
+  // The bare title, as "Invoice" is: "Faktura - daňový doklad | 2022001".
+  'faktura(?:\\s*-\\s*danovy doklad)?',
   'faktura vat\\s*(?:nr\\.?)?',
   'n(?:ume)?r\\.? faktury',
   'fakturanummer',

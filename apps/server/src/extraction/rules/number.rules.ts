@@ -114,6 +114,9 @@ export function headerNumberScore(header: string): number | null {
  * The invoice number: the token after an invoice-number label in the same cell, the next cell, or the cell below.
  * Labels of customer, order and VAT numbers in the same cell disqualify it; the token must look like an identifier.
  */
+/** What follows a number label that also labels the date printed after the number: "/-datum", " / Date:". */
+const NUMBER_AND_DATE = /^\s*\/\s*-?\s*(?:datum|date|data|fecha)\s*:?\s*$/;
+
 export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
   let best: { value: string; score: number; line: number } | null = null;
   const consider = (value: string | null, score: number, line: number, labelled = false) => {
@@ -159,8 +162,11 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
         const labelText = f.slice(0, (m.index ?? 0) + m[0].length);
         if (NUMBER_NEGATIVE.test(labelText) && !/^\s*$/.test(before) && NUMBER_NEGATIVE.test(before)) return;
         if (NUMBER_NEGATIVE.test(m[0])) return;
-        // "Fecha de factura", "Data fattura", "Invoice date": a date label, not a number label.
+        // "Fecha de factura", "Data fattura", "Invoice date": a date label, not a number label; "Rechnungsnr./-datum",
+        // "Invoice No. / Date" label both, the number first.
+        const numberAndDate = NUMBER_AND_DATE.test(f.slice((m.index ?? 0) + m[0].length));
         if (
+          !numberAndDate &&
           /(?<![a-z])(date|datum|data|fecha|dato)(?![a-z])/.test(
             f.slice(Math.max(0, (m.index ?? 0) - 12), (m.index ?? 0) + m[0].length + 8),
           )
@@ -176,6 +182,7 @@ export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
           const again = NUMBER_LABEL.exec(after);
           if (again?.index === 0 && !after.slice(again[0].length).replace(/[\s:#.]/g, '')) rest = '';
         }
+        if (numberAndDate) rest = '';
         if (/^\s*(date|datum|data|fecha|du|vom)\b/i.test(foldStart(rest))) return;
         const inCell = firstToken(rest);
         if (inCell && (specific || /^\s*[:#]?\s*\S/.test(rest)) && plausibleNumber(inCell, specific)) {

@@ -521,3 +521,26 @@ describe('issuer of a GST invoice and a receipt led by its order number (gen35, 
     expect(extractFieldsFromLines(sized(rows)).vendor?.value).toBe('Copper Kettle Fish House');
   });
 });
+
+describe('a footer in columns (gen40 dev, made-up names)', () => {
+  it("the firm heading the footer's first column beside its registration number, not the unlabelled address block", () => {
+    const f = extractFieldsFromLines(
+      linesFromPlainText(`
+                                                                  FAKTURA
+                                                                  Fakturanr.               99183
+Kystkafeen Brygga AS                                              Fakturadato              25.05.2026
+v/ Ola Nordmann                                                   Forfallsdato             04.06.2026
+Sjøgata 26
+1606 Fredrikstad
+
+Beskrivelse                                 Antall                           Pris                    Beløp
+Klippfisk                                      54                          279,00                15 066,00
+                                                     Å betale NOK                                15 066,00
+${'\n'.repeat(30)}
+Tangen Sjømat AS                        Org.nr. 912 345 678 MVA                  Tlf. +47 766 60 511
+Dronningens gate 2                      Foretaksregisteret                       IBAN NO65 3857 0144 566
+`),
+    );
+    expect(f.vendor?.value).toBe('Tangen Sjømat AS');
+  });
+});

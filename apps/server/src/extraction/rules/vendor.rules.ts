@@ -703,6 +703,18 @@ export function findVendor(
         )
           add(head, LEGAL_FORM.test(head) ? 0.8 : 0.7, i);
       }
+      // A footer in columns: the firm's name heads the first, its registration or bank heads another on the same
+      // line ("Havbris Sjømat AS | Org.nr. 279 540 701 MVA | Tlf. …").
+      if (
+        line.rel > 0.75 &&
+        j === 0 &&
+        line.cells.length > 1 &&
+        !REGISTRATION.test(f) &&
+        LEGAL_FORM.test(cell.text) &&
+        !/\d/.test(cell.text) &&
+        doc.folded[i]!.slice(1).some((c) => REGISTRATION.test(c) || ISSUER_STRONG_ID.test(c))
+      )
+        add(cell.text, 0.8, i);
       // 3. Legal form.
       const lf = LEGAL_FORM.exec(cell.text);
       // A receipt's cashier line "UKST: 3322 Dirk Rossmann GmbH": a label and a number in front of the name.
