@@ -418,6 +418,16 @@ export function findTotal(
           }
         }
       }
+      // A header stacked over two or three lines ("TOTAL" over "AMOUNT" over the row of the VAT columns' "% AMOUNT"):
+      // the walk up stopped at a generic word of a neighbouring column; read the whole header above this value.
+      if (aboveKind === null && !/\p{L}{3}/u.test(labelWords) && totalLabelKind(label) === null) {
+        const stacked = labelAbove(doc, i, j);
+        const kind = stacked !== null ? totalLabelKind(stacked) : null;
+        if (kind !== null && stacked !== null) {
+          aboveKind = kind;
+          label = stacked;
+        }
+      }
       const labelKind = aboveKind ?? totalLabelKind(label);
       const pos = (line.page - 1) / Math.max(doc.pages, 1) + line.rel;
       const rightmost = j === lastCell && k === lineAmounts.length - 1;
@@ -512,6 +522,13 @@ export function findTotal(
       if (c.features?.arithmeticOnly || c.features?.arithmeticNoLabels) continue;
       if (m > 0 && bases.some((b) => b < m && others.has(m - b) && m - b < b)) c.features!.sumsUp = 1;
     }
+  }
+  // A row of totals under their headers ("GROSS AMOUNT | DISCOUNT | TAXABLE AMOUNT | VAT | TOTAL AMOUNT"): it reads
+  // left to right up to the grand total, so a total-headed value with another one right of it is a step on the way.
+  for (const c of cands) {
+    if (!c.features?.labelAbove || c.cell === undefined) continue;
+    if (cands.some((o) => o !== c && o.lineIndex === c.lineIndex && o.features?.labelAbove && (o.cell ?? -1) > c.cell!))
+      c.features.leftOfRowTotal = 1;
   }
   // Agreement: a total or payment line whose amount another such line repeats (not cash tendered, not arithmetic, not
   // rows under one column header: "Line Total" over two items of the same price is no repeated total).

@@ -19,6 +19,8 @@ export const AMOUNT_FEATURES = [
   'columnSum',
   /** Under a total-like column header but one row of its table: other rows stand above or below it in the column. */
   'tableRow',
+  /** Under a total-like column header with another total-headed value right of it on its row (a totals row). */
+  'leftOfRowTotal',
   /** Where on the document: (page - 1) / pages + position on the page (0 top .. 1 bottom); totals close it. */
   'position',
   /** The rightmost amount of its line (the sum column); 'notRightmost' otherwise. */
@@ -74,6 +76,7 @@ export const AMOUNT_WEIGHTS: Record<AmountFeature, number> = {
   labelAbove: -0.05,
   columnSum: 0.04,
   tableRow: -0.3,
+  leftOfRowTotal: -0.25,
   position: 0.03,
   rightmost: 0.02,
   notRightmost: -0.04,

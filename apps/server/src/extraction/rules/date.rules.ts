@@ -50,6 +50,10 @@ function labelScore(label: string): number | null {
   // "Due date", "Order date": a negative word right before the generic "date" word.
   if (weak === top) {
     if (neg >= 0 && weak - neg < 14) return null;
+    // "De Albarán Nº 25-3398 del", "Order No. 4711 of": another document's number between its name and the date word.
+    const between = tail.slice(neg, weak).replace(/\p{L}+\s*$/u, '');
+    if (neg >= 0 && /^\s*(?:n\W{0,2}|nr\.?|no\.?|num\.?|#)?\s*[\p{L}\d./-]*\d[\p{L}\d./-]*\s*$/u.test(between))
+      return null;
     // "Data comenzii", "Datum Lieferung": a generic date word qualified by a word we do not know.
     return /\p{L}{3}/u.test(tail.slice(weak)) ? 0.45 : 0.7;
   }

@@ -501,3 +501,21 @@ Servicios de facturación          $516.12       $516.12
     expect(typeOf(cfdi('I - Ingreso'))).toBe('invoice');
   });
 });
+
+describe('a till slip whose cues OCR mostly lost (made-up shop)', () => {
+  it('a total, the time of the sale and a sales associate, and no invoice label: a receipt; with an invoice number: an invoice', () => {
+    const slip = (extra: string) =>
+      typeOf(`
+                  Northwind
+           12 Harbour Street
+           Redmond, WA 98052
+           6/10/2019 13:59
+           Sales Associate; Jane
+2 Widget Pro                     $1998.00
+Sub-Total                        $1,998.00
+Tax                                $181.82
+Total                            $2,179.82${extra}`);
+    expect(slip('')).toBe('receipt');
+    expect(slip('\nInvoice No. 4471')).toBe('invoice');
+  });
+});

@@ -134,7 +134,7 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
   // dev corpus: till receipts 1.7–4.4, no invoice above 1.9; A4 and Letter pages give 1.3–1.7).
   if (stripShape(doc) >= 2) score.receipt += 1.5;
   // A till prints the time of the sale beside its date.
-  if (/(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/.test(all)) score.receipt += 0.4;
+  if (CLOCK_TIME.test(all)) score.receipt += 0.4;
   const hasTotal = payable || hints.total === true;
   // Prices to pay make an invoice more likely and a bare delivery note less.
   if (hasTotal) {
@@ -157,6 +157,10 @@ export function findDocumentType(doc: Doc, hints: DocumentTypeHints = {}): Field
   // No title: a till receipt by its cues, an invoice by its total or its labels, else something else.
   if (score.receipt >= 1.4 && score.receipt > score.invoice) return { value: 'receipt', confidence: 0.5 };
   const invoiceLabels = all.split('\n').some((l) => NUMBER_LABEL.test(l) || DATE_LABEL.test(l));
+  // A total and the time of the sale, and nothing of an invoice's own (no invoice word, no number or date label): a
+  // till's slip whose other cues OCR lost ("6/10/2019 13:59", "Sales Associate", "Total $2,516.28").
+  if (hasTotal && !invoiceLabels && best.invoice === 0 && CLOCK_TIME.test(all) && score.receipt >= 0.8)
+    return { value: 'receipt', confidence: 0.45 };
   if (hasTotal || score.invoice > 0 || invoiceLabels) return { value: 'invoice', confidence: hasTotal ? 0.5 : 0.35 };
   if (topScore >= 1) return { value: top, confidence: 0.35 };
   // Too little text to tell (a photo OCR could hardly read): unknown, which counts and is filed like an invoice,
@@ -184,6 +188,9 @@ function stripShape(doc: Doc): number {
   const y1 = Math.max(...first.map((l) => l.y1));
   return x1 > x0 ? (y1 - y0) / (x1 - x0) : 0;
 }
+
+/** A clock time ("13:59", "17:53:57"), as a till prints it beside the date of the sale. */
+const CLOCK_TIME = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/;
 
 /** Words a document needs before the absence of every financial sign makes it 'other'. */
 const MIN_WORDS_FOR_OTHER = 40;

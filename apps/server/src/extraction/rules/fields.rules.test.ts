@@ -1933,3 +1933,47 @@ Produkte vom 28.01,2021* an den Landtag`);
     expect(f.invoice_date).toBe('2021-03-12');
   });
 });
+
+describe('fresh43 dev layouts (made-up names)', () => {
+  it("'Doc. No.' heads the number; a delivery note's date in the items is not the invoice's", () => {
+    const f = fields(`
+MARINO ALIMENTI S.p.A.
+ Customer                  Doc. No.                 Curr. Code          DATE
+        C000446            26VW0001234              EUR                 03/07/2025
+ De Albarán Nº 25-3398 del 27/06/2025:
+ ITEM            DESCRIPTION                    Q        UNIT PRICE       AMOUNT
+ IAF00078300     Pasta 500 g                    10            2,00         20,00
+ Total amount                                                             20,00`);
+    expect(f.invoice_number).toBe('26VW0001234');
+    expect(f.invoice_date).toBe('2025-07-03');
+  });
+
+  it('a totals row under a header stacked over two lines: the rightmost total, not the gross before discount, and no count of lines', () => {
+    const f = fields(`
+TALLERES NORTE S.L
+           FACTURA                    DATE
+             252001                03/09/2025
+IGW2CH      WHEY 2 KG                          24            37,95          910,80
+                                        DISCOUNT            TAXABLE                   VAT            ADDITIONAL VAT
+   GROSS             TAXABLE                                                                                                    TOTAL
+ AMOUNT              SHIPPING                               AMOUNT                                                             AMOUNT
+                                       %     AMOUNT                            %     AMOUNT           %      AMOUNT
+  958,74                                        47,94        910,80                                                         910,80 €
+Total líneas: 70                                                                                      1      de 10`);
+    expect(f.amount).toBe(910.8);
+  });
+
+  it("a utility bill's 'New Charges / This Bill' beside a credit carried from the last bill", () => {
+    const f = fields(`
+                                  RIVERBEND HYDRO INC
+     SUMMARY OF CHARGES AND CREDITS
+Previous                       .14CR
+Bill
+Balance
+Forward                        .14CR
+New Charges
+This Bill                      75.20
+                                                                DUE DATE                       75.06`);
+    expect(f.amount).toBe(75.2);
+  });
+});

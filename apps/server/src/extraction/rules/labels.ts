@@ -217,11 +217,18 @@ export const TOTAL_WEAK = words([
   'importe',
   'betrag',
   'suma',
+  // A utility's or phone company's bill names its own total by what is new on it ("New Charges / This Bill 75.20",
+  // "Current charges"), beside a balance carried from the last bill.
+  'new charges',
+  'current charges',
+  'this bill',
 ]);
 
 /** Amounts that are not the grand total: subtotals, net, VAT, deposits, earlier balances, discounts, line prices. */
 export const TOTAL_NEGATIVE = words([
   'sub[- ]?total',
+  // A count, not money: "Total líneas: 70", "Total items 12", "Anzahl Artikel".
+  'total (?:de )?(?:lineas|lines|items|articles|articulos|artikel|pieces|pcs|units|unidades|qty|quantity|pages|paginas|positions|posiciones|posten|bultos|colis)',
   'без ндс',
   'без пдв',
   // Macedonian, Serbian and Bulgarian net amounts and tax bases ("Вкупно без ДДВ", "Основица", "Данъчна основа").
@@ -482,7 +489,7 @@ export const NUMBER_LABEL = words([
   'factuurnummer',
   'betaaloverzichtnummer',
   'betaaloverzicht\\s*(?:nummer|nr\\.?)',
-  '(?:document|documento|doc|beleg|piece|nota|bill)\\s*(?:no|nr|n°|nº|n|num|number|nummer|numero|numar)\\b\\.?',
+  '(?:document|documento|doc|beleg|piece|nota|bill)\\.?\\s*(?:no|nr|n°|nº|n|num|number|nummer|numero|numar)\\b\\.?',
   '(?:no|nr|n°|nº|n|num|number|nummer|numero|numar)\\.?\\s*(?:(?:de|der|del|di|du|van)\\s+)?(?:la\\s+|het\\s+)?(?:document|documento|doc|rechnung|facture|fattura|factura|factuur|piece|nota|bill)\\b\\.?',
   '(?:invoice|facture|fattura|factura|factuur|rechnung)\\s*(?:ref|reference|numero|nummer|number)\\b\\.?',
   'ref\\.?\\s*(?:facture|invoice|fattura|factura)',
@@ -765,6 +772,12 @@ export const DATE_NEGATIVE = words([
   'leistung\\w*',
   'livraison',
   'livree?s?',
+  // Delivery notes a line refers to: Spanish "albarán", Argentine "remito", Italian "DDT"/"bolla", Dutch "pakbon".
+  'albaran\\w*',
+  'remito',
+  'ddt',
+  'bolla',
+  'pakbon',
   'consegna\\w*',
   'entrega\\w*',
   'livrar\\w*',
@@ -1298,6 +1311,11 @@ export const TITLE_WORDS = words([
   'document',
   'documento',
   'dokument',
+  // A travel ticket's heading ("Online-Ticket", "E-Ticket", "Fahrkarte", "Billet"): what it is, not who sold it.
+  '(?:online|e|mobile|handy)-?\\s?ticket',
+  'ticket',
+  'fahrkarte',
+  'fahrschein',
 ]);
 
 /**

@@ -544,3 +544,16 @@ Dronningens gate 2                      Foretaksregisteret                      
     expect(f.vendor?.value).toBe('Tangen Sjømat AS');
   });
 });
+
+describe('a ticket and a name in running text (fresh43 dev, made-up names)', () => {
+  it("a ticket's heading is no vendor; a firm named after a sentence in the footer loses the sentence", () => {
+    const v = vendor(`
+                                  E-Ticket
+                                      Bitte auf A4 ausdrucken
+Fahrkarte
+Summe                         33,50€
+Der oben genannte Betrag wird von Ihrem Konto eingezogen. Die Buchung Ihres
+Tickets erfolgte am 19.08.2016 18:55 Uhr. Südbahn Fernverkehr AG, Bahnstr. 1, 60326 Frankfurt`);
+    expect(v).toBe('Südbahn Fernverkehr AG');
+  });
+});

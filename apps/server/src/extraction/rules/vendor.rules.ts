@@ -751,6 +751,11 @@ export function findVendor(
             .slice(0, j)
             .map((c) => c.text)
             .join(' ')} ${name}`;
+        // A name that starts a new sentence of running text ("… erfolgte am 19.08.2016 18:55 Uhr. DB Fernverkehr AG"):
+        // the sentence before it (three words or more, or figures) is no part of it; "Gebr. Müller GmbH" keeps its "Gebr.".
+        const sentence = /^(.*[a-z\d]{2}[.!?])\s+(?=\p{Lu})/u.exec(name);
+        if (sentence && (sentence[1]!.split(/\s+/).length >= 3 || /\d/.test(sentence[1]!)))
+          name = name.slice(sentence[0].length);
         // "Sarl au capital de …", "Regd. office: X Ltd": keep the name part only.
         name = name.replace(/^.*?:\s*/, '');
         const words = name.split(/\s+/).length;
