@@ -179,6 +179,54 @@ describe("a browser's print of a receipt picture", () => {
   }, 120_000);
 });
 
+describe("a scan with a scanner app's OCR layer", () => {
+  /** A receipt's picture over the whole page, and an invisible text layer (rendering mode 3) as scanner apps add. */
+  async function scanWithLayer(layer: string[]): Promise<Uint8Array> {
+    const { PDFDocument, StandardFonts, pushGraphicsState, popGraphicsState, setTextRenderingMode } = await import(
+      'pdf-lib'
+    );
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([595, 842]);
+    const receipt = await printedPicture(1000, 1400, (ctx) => {
+      ctx.font = 'bold 64px sans-serif';
+      ctx.fillText('Harbour Stationers', 150, 150);
+      ctx.font = '40px monospace';
+      const rows = [
+        'Receipt No. 4711-0815',
+        '05/30/2020  9:42 AM',
+        'Printer ET-4760      499.99',
+        'Total                544.99',
+      ];
+      for (const [k, row] of rows.entries()) ctx.fillText(row, 120, 300 + k * 80);
+    });
+    page.drawImage(await doc.embedPng(receipt), { x: 0, y: 0, width: 595, height: 842 });
+    page.pushOperators(pushGraphicsState(), setTextRenderingMode(3));
+    for (const [k, text] of layer.entries()) page.drawText(text, { x: 70, y: 740 - k * 48, size: 16, font });
+    page.pushOperators(popGraphicsState());
+    return new Uint8Array(await doc.save());
+  }
+
+  it('reads the page with our own OCR when the layer is unsure, and takes each field from the surer reading', async () => {
+    // The layer lost the total's figures and the date (as a phone scanner's OCR of thermal paper does).
+    const bytes = await scanWithLayer([
+      'Harbour Stationers',
+      'Receipt No. 4711-0815',
+      'Printer ET-4760',
+      'Total',
+      // More of the layer than a print's margins (so it is not taken for a browser's print of a picture).
+      'Thank you for shopping with us. Returns within 30 days',
+      'with this receipt. Store 0042 Harbour Road, Tel 555 0199',
+      'Cashier Ann  Register 3  Items 1  Card ****1234',
+    ]);
+    const r = await extractInvoiceFields({ bytes, filename: 'scan.pdf' }, { ocr: true, ocrLanguages: ['eng'] });
+    expect(r.errors).toEqual([]);
+    expect(r.amount).toBe(544.99);
+    expect(r.invoice_date).toBe('2020-05-30');
+    expect(r.invoice_number).toBe('4711-0815');
+  }, 120_000);
+});
+
 describe('Factur-X: XML attached to a PDF wins over the text', () => {
   it('reads the embedded CII', async () => {
     const { PDFDocument, StandardFonts } = await import('pdf-lib');

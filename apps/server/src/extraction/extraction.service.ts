@@ -216,6 +216,8 @@ async function run(
   let pictureText: (() => Promise<Line[] | null>) | null = null;
   /** A text PDF's pages with little text read by OCR as if scanned, when their text layer says nothing. */
   let pagesAsScans: (() => Promise<Line[]>) | null = null;
+  /** A scan's page 1 read by our OCR when its text is a scanner app's invisible layer (null for any other page). */
+  let scanLayerReading: (() => Promise<Line[] | null>) | null = null;
 
   if (kind === 'xml') {
     if (bytes.length > limits.maxXmlBytes) throw new ExtractionError('file_too_large', 'The XML file is too large');
@@ -338,6 +340,20 @@ async function run(
         }
       }
       if (options.ocr !== false && textPages.has(1)) {
+        // A scan whose text is a scanner app's invisible OCR layer: read page 1 with our own OCR too, when asked.
+        scanLayerReading = async () => {
+          const { invisibleText } = await import('./pdf/pdf.reader');
+          const doc = await openPdf(bytes, {
+            maxImagePixels: limits.maxImagePixels,
+            inflateBudgetBytes: limits.maxInflateBytes,
+          });
+          try {
+            if (!(await invisibleText(doc, 1))) return null;
+            return await ocrAll([async () => renderPdfPage(doc, 1, 300)], options, result, [1], pageDone);
+          } finally {
+            await (doc as { destroy(): Promise<void> }).destroy().catch(() => undefined);
+          }
+        };
         const pageWords = words.filter((w) => w.page === 1);
         pictureText = async () => {
           const doc = await openPdf(bytes, {
@@ -413,6 +429,27 @@ async function run(
   }
   // A weak total (a bare number beside "Bar", OCR noise read as a figure) counts as missing here.
   const amountWeak = rules.amount === null || rules.amount.confidence < WEAK_PHOTO_AMOUNT;
+  // A scan with a scanner app's OCR layer, read unsure: our OCR reads page 1 again, and each field comes from the
+  // reading surer of it (the app's layer often garbles a till receipt: "PARAGON ۶ ،SKAL NV").
+  const unsure = (g: { confidence: number } | null) => g === null || g.confidence < SURE_TEXT_FIELD;
+  if (
+    scanLayerReading &&
+    (unsure(rules.amount) || unsure(rules.invoice_date) || unsure(rules.vendor) || unsure(rules.invoice_number))
+  ) {
+    const again = await scanLayerReading().catch(() => null);
+    if (again?.length) {
+      const second = extractFieldsFromLines(again, options.hints);
+      // A layer that mixes scripts no page mixes (Greek, Arabic and Thai letters inside Polish words) is noise: our
+      // reading leads and the layer only fills what it leaves open.
+      const garbled = mixedScripts(lines.map((l) => l.text).join(' '));
+      const ocrFirst = garbled || sureness(second) > sureness(rules);
+      const [base, other] = ocrFirst ? [second, rules] : [rules, second];
+      fillMissing(base, other);
+      if (!garbled) takeSurer(base, other);
+      rules = base;
+      if (ocrFirst) source = 'ocr';
+    }
+  }
   if (photo && (amountWeak || rules.invoice_date === null)) {
     // A second reading of the document alone: with the desk around the sheet painted in the paper's shade where a
     // sheet stands out on a darker ground and the total is missing (a curled slip has no straight outline to crop by,
@@ -513,6 +550,19 @@ async function readAgain(
 }
 
 const PAINTED_LONG_SIDE = 2000;
+
+/**
+ * Whether Latin text carries letters of scripts that never stand inside Latin words (Greek, Arabic, Hebrew, Thai):
+ * a scanner app's OCR layer gone wrong ("ί[|Ρ52137ω328", "‫؛‬.,iJ2LlcZLRlE"), 2 % of the letters or more.
+ */
+function mixedScripts(text: string): boolean {
+  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  const foreign = text.match(/[\p{Script=Greek}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Thai}]/gu)?.length ?? 0;
+  return latin > 50 && foreign >= 0.02 * latin;
+}
+
+/** A field of a scan's OCR layer the rules are less sure of than this asks for our own reading of the page. */
+const SURE_TEXT_FIELD = 0.8;
 
 /** A photo's total the rules are less sure of than this is read again (measured on the real-world dev photos). */
 const WEAK_PHOTO_AMOUNT = 0.6;

@@ -167,6 +167,33 @@ export async function readPdfText(pdf: PdfDoc, maxPages: number): Promise<PdfTex
   return { pages: pdf.numPages, words, pageHeights, attachments, charsPerPage };
 }
 
+/**
+ * Whether a page's text is drawn invisible (text rendering mode 3 or 7) for the most part: a scanner app's OCR layer
+ * laid over the page's picture, whose reading is only as good as that app's OCR.
+ */
+export async function invisibleText(pdf: PdfDoc, pageNumber: number): Promise<boolean> {
+  const { getResolvedPDFJS } = await loadUnpdf();
+  const { OPS } = (await getResolvedPDFJS()) as unknown as { OPS: Record<string, number> };
+  const page = await pdf.getPage(pageNumber);
+  try {
+    const ops = await page.getOperatorList();
+    let mode = 0;
+    let shown = 0;
+    let hidden = 0;
+    for (let i = 0; i < ops.fnArray.length; i++) {
+      const fn = ops.fnArray[i];
+      if (fn === OPS.setTextRenderingMode) mode = Number((ops.argsArray[i] as number[])[0]);
+      else if (fn === OPS.showText || fn === OPS.showSpacedText) {
+        shown++;
+        if (mode === 3 || mode === 7) hidden++;
+      }
+    }
+    return shown > 0 && hidden >= 0.8 * shown;
+  } finally {
+    page.cleanup();
+  }
+}
+
 /** Renders one page to a PNG-ready canvas at `dpi` (for OCR of pages without text). */
 export async function renderPdfPage(pdf: PdfDoc, pageNumber: number, dpi: number) {
   const canvasMod = await import('@napi-rs/canvas');

@@ -1977,3 +1977,18 @@ This Bill                      75.20
     expect(f.amount).toBe(75.2);
   });
 });
+
+describe('a bar bill that prints no currency (fresh42 dev, made-up names)', () => {
+  it("a US street address outranks a country's name in an item ('New England IPA')", () => {
+    const f = fields(`
+                 FAIRWAY BAR
+               4627 Koval Lane
+             Las Vegas, NV 89104
+Check 465                      12/3/2019
+   New England IPA                      7.25
+Subtotal                               7.25
+Tax                                    0.60
+TOTAL                                  7.85`);
+    expect(f.currency).toBe('USD');
+  });
+});

@@ -267,7 +267,10 @@ export function extractFieldsFromLines(lines: Line[], hints: PartyHints = {}): R
   if (!currency) {
     // An American page, or a North American phone number ("( 717 ) 691 - 3150") where nothing says Canada.
     const american = americanPage(doc.text, doc.foldedText) || NANP_PHONE.test(doc.text);
-    const byCountry = local ?? (american ? (otherDollar(doc.text, doc.foldedText) ?? 'USD') : null);
+    // A US street address (a state and its ZIP code) outranks a country's name in the text ("SA New England IPA" on
+    // a Las Vegas bar's bill).
+    const dollar = () => otherDollar(doc.text, doc.foldedText) ?? 'USD';
+    const byCountry = US_ADDRESS.test(doc.text) ? dollar() : (local ?? (american ? dollar() : null));
     if (byCountry) currency = { value: byCountry, confidence: 0.4 };
   }
   if (!currency) {

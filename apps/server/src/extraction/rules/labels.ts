@@ -1316,6 +1316,9 @@ export const TITLE_WORDS = words([
   'ticket',
   'fahrkarte',
   'fahrschein',
+  // A sample's or a copy's title in one German word ("Rechnungsbeispiel", "Musterrechnung", "Rechnungskopie").
+  'rechnungs(?:beispiel|muster|kopie|duplikat)',
+  '(?:muster|beispiel)rechnung',
 ]);
 
 /**

@@ -557,3 +557,15 @@ Tickets erfolgte am 19.08.2016 18:55 Uhr. Südbahn Fernverkehr AG, Bahnstr. 1, 6
     expect(v).toBe('Südbahn Fernverkehr AG');
   });
 });
+
+describe('a sample bill titled in one German word (fresh38 dev, made-up names)', () => {
+  it("'Rechnungsbeispiel' is a title, not the issuer", () => {
+    expect(
+      vendor(`
+Rechnungsbeispiel
+Spital Sonnenhang
+Bahnhofstrasse 4, 8001 Zürich
+Total CHF                                4854.00`),
+    ).toBe('Spital Sonnenhang');
+  });
+});

@@ -564,7 +564,13 @@ export function findVendor(
     if (core.length >= 5) customerNames.add(core);
   }
 
-  const firstLine = doc.lines.findIndex((l) => l.page === 1);
+  // The first line of page 1, past a title standing alone above the letterhead ("Rechnungsbeispiel", "INVOICE").
+  let firstLine = doc.lines.findIndex((l) => l.page === 1);
+  const titleOnly = (k: number) => {
+    const t = foldPlain(doc.lines[k]?.text ?? '').trim();
+    return doc.lines[k]?.cells.length === 1 && TITLE_WORDS.test(t) && t.replace(TITLE_WORDS_ALL, '').trim().length < 3;
+  };
+  if (firstLine >= 0 && titleOnly(firstLine) && doc.lines[firstLine + 1]?.page === 1) firstLine += 1;
   const page1Sizes = doc.lines.filter((l) => l.page === 1 && l.rel < 0.3).map((l) => l.size);
   const maxTop = Math.max(0, ...page1Sizes);
   const allSizes = doc.lines
