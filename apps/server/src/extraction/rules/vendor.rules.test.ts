@@ -569,3 +569,15 @@ Total CHF                                4854.00`),
     ).toBe('Spital Sonnenhang');
   });
 });
+
+describe("a restaurant bill's table field (fresh42 dev, made-up names)", () => {
+  it("'Numéro table' is a field's label, not the restaurant", () => {
+    expect(
+      vendor(`
+Numéro table
+Le Petit Comptoir
+12 rue de la Gare, 75014 Paris
+Total TTC                                23,60 €`),
+    ).toBe('Le Petit Comptoir');
+  });
+});

@@ -125,6 +125,10 @@ const COUNTRY_ONLY =
 // In capitals only the words no country code or legal form spells ("CRONUS DE" is a company in Germany).
 const CUT_AFTER_PREPOSITION = /\s(?:de|du|des|of|for|to|von|der|di|da|del|van|la|le)$|\s(?:OF|FOR|TO|VON|DER|DEL|VAN)$/;
 
+/** A restaurant bill's table field ("Numéro table", "Tisch Nr.", "Table No"), folded. */
+const TABLE_FIELD =
+  /^(?:(?:numero|n[°o]|no\.?|nr\.?)\s+)?(?:table|tisch|mesa|tavolo|tafel|stol)(?:\s+(?:no|nr|n°|number|numero)\.?)?$/;
+
 /** Heads of footer lines that name a person or a bank, not the issuer. */
 const NOT_A_COMPANY =
   /^(?:geschaftsfuhr\w*|geschaeftsfuehr\w*|managing director|director|ceo|gerant|amministratore|administrador|bank\w*|banque|banca|banco|sitz|registered office|tel|phone|fax|e-?mail)\b/;
@@ -454,6 +458,8 @@ export function findVendor(
     if (coreName(name).length < 2) return;
     // A form's field label ("Contact Name", "Company Name", "Attn"), not the name written in it.
     if (/(?:^|\s)(?:name|contact|attn|attention)$/i.test(name.trim())) return;
+    // A restaurant bill's table field ("Numéro table", "Tisch Nr.", "Table No"), not a name.
+    if (TABLE_FIELD.test(folded.trim())) return;
     // A slogan ("Amazing Service, Everytime!"), not a name.
     if (/!$/.test(name) && /\s|,/.test(name)) return;
     if (customerNames.has(coreName(name))) return;
@@ -570,7 +576,8 @@ export function findVendor(
     const t = foldPlain(doc.lines[k]?.text ?? '').trim();
     return doc.lines[k]?.cells.length === 1 && TITLE_WORDS.test(t) && t.replace(TITLE_WORDS_ALL, '').trim().length < 3;
   };
-  if (firstLine >= 0 && titleOnly(firstLine) && doc.lines[firstLine + 1]?.page === 1) firstLine += 1;
+  const skippable = (k: number) => titleOnly(k) || TABLE_FIELD.test(foldPlain(doc.lines[k]?.text ?? '').trim());
+  if (firstLine >= 0 && skippable(firstLine) && doc.lines[firstLine + 1]?.page === 1) firstLine += 1;
   const page1Sizes = doc.lines.filter((l) => l.page === 1 && l.rel < 0.3).map((l) => l.size);
   const maxTop = Math.max(0, ...page1Sizes);
   const allSizes = doc.lines
