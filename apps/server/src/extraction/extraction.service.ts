@@ -445,7 +445,9 @@ async function run(
       const ocrFirst = garbled || sureness(second) > sureness(rules);
       const [base, other] = ocrFirst ? [second, rules] : [rules, second];
       fillMissing(base, other);
-      if (!garbled) takeSurer(base, other);
+      // Two OCR engines' readings of one page: a field the leading reading is fairly sure of stays, a weak one gives
+      // way to a surer one.
+      if (!garbled) takeSurer(base, other, FILL_CONFIDENCE);
       rules = base;
       if (ocrFirst) source = 'ocr';
     }
@@ -645,11 +647,12 @@ function fillMissing(rules: RuleFields, more: RuleFields): void {
 
 /**
  * Two readings of one photo disagree field by field (the whitened one reads the total, the first one the date): each
- * field from the reading surer of it, the currency with its amount.
+ * field from the reading surer of it, the currency with its amount; with `keepAbove`, a field the first reading is at
+ * least that sure of stays.
  */
-function takeSurer(rules: RuleFields, other: RuleFields): void {
+function takeSurer(rules: RuleFields, other: RuleFields, keepAbove = Number.POSITIVE_INFINITY): void {
   const surer = (a: { confidence: number } | null, b: { confidence: number } | null) =>
-    a !== null && b !== null && b.confidence > a.confidence;
+    a !== null && b !== null && b.confidence > a.confidence && a.confidence < keepAbove;
   if (surer(rules.vendor, other.vendor)) rules.vendor = other.vendor;
   if (surer(rules.invoice_date, other.invoice_date)) rules.invoice_date = other.invoice_date;
   if (surer(rules.invoice_number, other.invoice_number)) rules.invoice_number = other.invoice_number;
