@@ -95,6 +95,9 @@ const FOOTER_TAIL = /\s*(?:,?\s*(?:member fdic|member sipc|equal housing lender|
 const IBAN = /\b([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?)\b/g;
 const ACCOUNT_LABEL =
   /(account number|card number|account no|account|kontonummer|konto-nr|kontonr|konto|n° de compte|numero de compte|no de compte|compte|numero (?:di )?conto|conto|numero de cuenta|n° de cuenta|cuenta|rekeningnummer|rekening|numar (?:de )?cont|cont)\.?\s*:?\s*/;
+const ACCOUNT_LABEL_ALL = new RegExp(ACCOUNT_LABEL.source, 'g');
+/** An account number right after its label (a leader of dots or tildes between them). */
+const NUMBER_AFTER_LABEL = new RegExp(`^[\\s:~_.…]*(${ACCOUNT_NUMBER})`);
 /** An IBAN's or an account's label right before it ("IBAN DE33 …", "Rekeningnummer NL87 LLBK …"). */
 const IBAN_LABEL_BEFORE = new RegExp(`(?<![a-z])(?:iban\\s*:?\\s*|${ACCOUNT_LABEL.source})$`);
 const PERIOD_LABEL =
@@ -718,42 +721,29 @@ function outsideRows(doc: Doc): Line[] {
 function readHeader(doc: Doc, before: number): HeaderInfo {
   const head = doc.lines.slice(0, Math.max(before, 0)).filter((l) => l.page === 1);
   const info: HeaderInfo = { bankName: null, accountNumber: null, startDate: null, endDate: null, currency: null };
-  // Account: a valid IBAN above the table, else the number after an account label.
-  for (const l of head) {
-    for (const m of l.text.matchAll(IBAN)) {
-      const iban = m[1]!.replace(/ /g, '');
-      if (ibanValid(iban)) {
-        info.accountNumber = iban;
-        break;
-      }
-    }
-    if (info.accountNumber) break;
-  }
-  // An IBAN-shaped number right after its "IBAN" label, though its check digits fail (a made-up or mistyped one): the
-  // account as printed.
-  for (const l of info.accountNumber ? [] : head) {
-    const at = l.text.search(/[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2}/);
-    const m = at < 0 ? null : IBAN_LABEL_BEFORE.exec(foldAligned(l.text.slice(0, at)));
-    const iban = m ? new RegExp(IBAN.source).exec(l.text.slice(at)) : null;
-    if (iban?.index === 0) {
-      info.accountNumber = iban[1]!.replace(/ /g, '');
-      break;
-    }
-  }
+  // Account: a valid IBAN above the table, else an IBAN-shaped number right after its label though its check digits
+  // fail (a made-up or mistyped one, as printed), else the number after an account label.
+  const ibans = head.flatMap((l) =>
+    [...l.text.matchAll(IBAN)].map((m) => ({
+      iban: m[1]!.replace(/ /g, ''),
+      labelled: IBAN_LABEL_BEFORE.test(foldAligned(l.text.slice(0, m.index))),
+    })),
+  );
+  info.accountNumber = (ibans.find((x) => ibanValid(x.iban)) ?? ibans.find((x) => x.labelled))?.iban ?? null;
   if (!info.accountNumber) {
     for (const l of head) {
       const f = foldAligned(l.text);
       // The last label of the line: "MULTIPLIER ESAVINGS ACCOUNT Account No. 190-884111-5" names the product first.
-      const m = [...f.matchAll(new RegExp(ACCOUNT_LABEL.source, 'g'))]
+      const m = [...f.matchAll(ACCOUNT_LABEL_ALL)]
         .reverse()
-        .find((x) => new RegExp(`^[\\s:~_.…]*(?:${ACCOUNT_NUMBER})`).test(l.text.slice(x.index + x[0].length)));
+        .find((x) => NUMBER_AFTER_LABEL.test(l.text.slice(x.index + x[0].length)));
       if (!m) continue;
       // The branch before the account ("BSB 065-934 7724 6761", "Sort code 40-80-92 45092395") is not part of it.
       const rest = l.text
         .slice(m.index + m[0].length)
         .replace(/^[\s:]*(?:BSB|sort code)\s*:?\s*\d{2,3}-\d{2,3}(?:-\d{2})?\s+/i, '');
       // A leader the scan made of the label's dotted line ("Account number: ~~ 01234 567-890-1") is skipped.
-      const num = new RegExp(`^[\\s:~_.…]*(${ACCOUNT_NUMBER})`).exec(rest);
+      const num = NUMBER_AFTER_LABEL.exec(rest);
       if (num) {
         info.accountNumber = num[1]!.replace(/[\s]/g, '');
         break;
@@ -1427,9 +1417,8 @@ function readStatementLines(
   // A list of bookings the history already holds ("Summary of checks written … also displayed in …"): its heading
   // seen, then its table being skipped.
   let repeated: 'heading' | 'table' | null = null;
-  // Balances stated at a date ("Kontostand am …") before the first booking and after the last one.
-  let balanceAtBefore: number | null = null;
-  let balanceAtAfter: number | null = null;
+  // A balance carried or stated at a date under the last booking so far: the closing one, if no booking follows.
+  let balanceAfterLast: number | null = null;
   /** The date last printed in the date column, for the bookings under it that print none. */
   let day: { iso: string; page: number } | null = null;
   // The text of a dated line with no amount ("01 Feb ST GEORGE CARDS"), for the booking whose amount comes a line lower.
@@ -1521,7 +1510,7 @@ function readStatementLines(
       bareBalance ||
       (line.cells.length >= 2 &&
         /^\s*(?:saldo|balance|solde|kontostand)\s*$/.test(foldAligned(line.cells[at + 1]?.text ?? '')));
-    // "Daily Ending Balance" heads a table of day-end balances: no closing balance, and nothing under it is a booking.
+    // A list the history already holds: its heading, then its table's dated rows are skipped.
     if (!d && REPEATED_SECTION.test(f.trim())) {
       repeated = 'heading';
       last = null;
@@ -1531,38 +1520,25 @@ function readStatementLines(
       if (d) continue;
       repeated = null;
     }
+    // "Daily Ending Balance" heads a table of day-end balances: no closing balance, and nothing under it is a booking.
     if (!d && BALANCE_SECTION.test(f.replace(/\s+/g, ' ').trim())) {
       section = null;
       balancesOnly = true;
       last = null;
       continue;
     }
-    const balanceAt = BALANCE_AT.test(f.trim());
-    const isBalanceRow =
-      balanceAt || OPENING.test(f) || CLOSING.test(f) || CARRY.test(f) || TOTAL.test(f) || (d !== null && bareRow);
+    // A balance stated at a date ("Kontostand am 31.12.2025 | 2.462,85") reads like one carried: before the first
+    // booking the opening balance, between bookings the one the next rows go on from, after the last the closing one.
+    const carry = CARRY.test(f) || BALANCE_AT.test(f.trim());
+    const isBalanceRow = OPENING.test(f) || CLOSING.test(f) || carry || TOTAL.test(f) || (d !== null && bareRow);
     if (isBalanceRow) {
-      // "Kontostand am 31.12.2025 | 2.462,85": before the first booking the opening balance, after the last the
-      // closing one, between bookings a balance the next rows go on from.
-      if (balanceAt) {
-        const amount = lineAmount(line, decimals, hint);
-        if (!rows.length) balanceAtBefore ??= amount;
-        else {
-          balanceAtAfter = amount;
-          restart = amount;
-        }
-        last = null;
-        continue;
-      }
-      if (CARRY.test(f) && !rows.length && carriedBeforeFirst === null)
-        carriedBeforeFirst = lineAmount(line, decimals, hint);
+      if (carry && !rows.length && carriedBeforeFirst === null) carriedBeforeFirst = lineAmount(line, decimals, hint);
       // A page that opens with the balance brought forward goes on with the day the page before ended on.
       const carried = day as { iso: string; page: number } | null;
-      if (CARRY.test(f) && carried && carried.page < line.page) day = { iso: carried.iso, page: line.page };
+      if (carry && carried && carried.page < line.page) day = { iso: carried.iso, page: line.page };
       if (CLOSING.test(f) && rows.length) ended = true;
-      if (rows.length && (OPENING.test(f) || CARRY.test(f)) && !CLOSING.test(f))
-        restart = lineAmount(line, decimals, hint);
-      // The balance carried forward under the last booking of all is where the statement ends.
-      if (rows.length && CARRY.test(f) && !OPENING.test(f)) balanceAtAfter = lineAmount(line, decimals, hint);
+      if (rows.length && (OPENING.test(f) || carry) && !CLOSING.test(f)) restart = lineAmount(line, decimals, hint);
+      if (rows.length && carry && !OPENING.test(f)) balanceAfterLast = lineAmount(line, decimals, hint);
       last = null;
       continue;
     }
@@ -1738,12 +1714,11 @@ function readStatementLines(
       row.typeFromColumn = true;
     }
     rows.push(row);
-    balanceAtAfter = null;
+    balanceAfterLast = null;
     last = row;
   }
   if (st.openingBalanceMinor === null && carriedBeforeFirst !== null) st.openingBalanceMinor = carriedBeforeFirst;
-  st.openingBalanceMinor ??= balanceAtBefore;
-  st.closingBalanceMinor ??= balanceAtAfter;
+  st.closingBalanceMinor ??= balanceAfterLast;
   // A card statement prints what the holder owes: purchases unsigned (debits), payments and refunds in brackets, with a
   // minus or CR (credits), or unsigned under a payments-and-credits heading. Only where neither debit/credit columns
   // nor running balances tell the direction.

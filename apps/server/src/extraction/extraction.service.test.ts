@@ -106,6 +106,16 @@ async function printedPicture(
   return canvas.toBuffer('image/png');
 }
 
+/** A shop's receipt printed in a picture: its name, then `rows` in a fixed-width font. */
+function receiptPicture(rows: string[]): Promise<Buffer> {
+  return printedPicture(1000, 1400, (ctx) => {
+    ctx.font = 'bold 64px sans-serif';
+    ctx.fillText('Harbour Stationers', 150, 150);
+    ctx.font = '40px monospace';
+    for (const [k, row] of rows.entries()) ctx.fillText(row, 120, 300 + k * 80);
+  });
+}
+
 describe('a text invoice with a scanned page behind it', () => {
   it('takes the total of the text pages, not that of the scanned order attached to them', async () => {
     const { PDFDocument, StandardFonts } = await import('pdf-lib');
@@ -152,21 +162,15 @@ describe("a browser's print of a receipt picture", () => {
     page.drawText('11/10/2021, 16:42', { x: 20, y: 825, size: 7, font });
     page.drawText('receipt.png', { x: 300, y: 825, size: 7, font });
     page.drawText('https://mail.example.com/chat/u/0/', { x: 20, y: 10, size: 7, font });
-    const receipt = await printedPicture(1000, 1400, (ctx) => {
-      ctx.font = 'bold 64px sans-serif';
-      ctx.fillText('Harbour Stationers', 150, 150);
-      ctx.font = '40px monospace';
-      const rows = [
-        'Receipt No. 4711-0815',
-        '05/30/2020  9:42 AM',
-        'Printer ET-4760      499.99',
-        'Subtotal             499.99',
-        'Sales Tax             45.00',
-        'Total                544.99',
-        'Visa                 544.99',
-      ];
-      for (const [k, row] of rows.entries()) ctx.fillText(row, 120, 300 + k * 80);
-    });
+    const receipt = await receiptPicture([
+      'Receipt No. 4711-0815',
+      '05/30/2020  9:42 AM',
+      'Printer ET-4760      499.99',
+      'Subtotal             499.99',
+      'Sales Tax             45.00',
+      'Total                544.99',
+      'Visa                 544.99',
+    ]);
     const png = await doc.embedPng(receipt);
     page.drawImage(png, { x: 60, y: 60, width: 470, height: 660 });
     const r = await extractInvoiceFields(
@@ -188,18 +192,12 @@ describe("a scan with a scanner app's OCR layer", () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
     const page = doc.addPage([595, 842]);
-    const receipt = await printedPicture(1000, 1400, (ctx) => {
-      ctx.font = 'bold 64px sans-serif';
-      ctx.fillText('Harbour Stationers', 150, 150);
-      ctx.font = '40px monospace';
-      const rows = [
-        'Receipt No. 4711-0815',
-        '05/30/2020  9:42 AM',
-        'Printer ET-4760      499.99',
-        'Total                544.99',
-      ];
-      for (const [k, row] of rows.entries()) ctx.fillText(row, 120, 300 + k * 80);
-    });
+    const receipt = await receiptPicture([
+      'Receipt No. 4711-0815',
+      '05/30/2020  9:42 AM',
+      'Printer ET-4760      499.99',
+      'Total                544.99',
+    ]);
     page.drawImage(await doc.embedPng(receipt), { x: 0, y: 0, width: 595, height: 842 });
     page.pushOperators(pushGraphicsState(), setTextRenderingMode(3));
     for (const [k, text] of layer.entries()) page.drawText(text, { x: 70, y: 740 - k * 48, size: 16, font });

@@ -233,7 +233,7 @@ async function run(
     source = 'text';
     metaKind = 'text';
   } else if (kind === 'pdf') {
-    const { openPdf, renderPdfPage, PdfReadError, readPdfTextIsolated } = await loadPdfModules();
+    const { openPdf, renderPdfPage, PdfReadError, readPdfTextIsolated, invisibleText } = await loadPdfModules();
     // Flate bombs are refused here, natively and quickly, before pdf.js allocates or lexes what they inflate to.
     const { checkInflatedSize, inflateBudgetFor } = await import('./pdf/pdf.precheck');
     const inflated = await checkInflatedSize(bytes, inflateBudgetFor(limits.maxInflateBytes));
@@ -315,57 +315,46 @@ async function run(
         if (textPages.size) textOnly = lines;
         lines = mergeLines(lines, ocrLines);
       }
+      // The later readings below run after this document is closed: each opens its own copy, and closes it.
+      const withOwnPdf = async <T>(use: (doc: Awaited<ReturnType<typeof openPdf>>) => Promise<T>): Promise<T> => {
+        const doc = await openPdf(bytes, {
+          maxImagePixels: limits.maxImagePixels,
+          inflateBudgetBytes: limits.maxInflateBytes,
+        });
+        try {
+          return await use(doc);
+        } finally {
+          await (doc as { destroy(): Promise<void> }).destroy().catch(() => undefined);
+        }
+      };
       if (options.ocr !== false && textPages.size) {
         // Pages whose text is a margin's worth (a browser's header and footer around a picture): OCR them whole.
         const thin = [...textPages].filter((p) => (text.charsPerPage[p - 1] ?? 0) < THIN_TEXT_CHARS);
         if (thin.length) {
           const pick = pickOcrPages(thin, limits.maxOcrPages);
-          pagesAsScans = async () => {
-            const doc = await openPdf(bytes, {
-              maxImagePixels: limits.maxImagePixels,
-              inflateBudgetBytes: limits.maxInflateBytes,
-            });
-            try {
-              return await ocrAll(
+          pagesAsScans = () =>
+            withOwnPdf((doc) =>
+              ocrAll(
                 pick.map((p) => async () => renderPdfPage(doc, p, 300)),
                 options,
                 result,
                 pick,
                 pageDone,
-              );
-            } finally {
-              await (doc as { destroy(): Promise<void> }).destroy().catch(() => undefined);
-            }
-          };
+              ),
+            );
         }
       }
       if (options.ocr !== false && textPages.has(1)) {
         // A scan whose text is a scanner app's invisible OCR layer: read page 1 with our own OCR too, when asked.
-        scanLayerReading = async () => {
-          const { invisibleText } = await import('./pdf/pdf.reader');
-          const doc = await openPdf(bytes, {
-            maxImagePixels: limits.maxImagePixels,
-            inflateBudgetBytes: limits.maxInflateBytes,
-          });
-          try {
-            if (!(await invisibleText(doc, 1))) return null;
-            return await ocrAll([async () => renderPdfPage(doc, 1, 300)], options, result, [1], pageDone);
-          } finally {
-            await (doc as { destroy(): Promise<void> }).destroy().catch(() => undefined);
-          }
-        };
+        scanLayerReading = () =>
+          withOwnPdf(async (doc) =>
+            (await invisibleText(doc, 1))
+              ? ocrAll([async () => renderPdfPage(doc, 1, 300)], options, result, [1], pageDone)
+              : null,
+          );
         const pageWords = words.filter((w) => w.page === 1);
-        pictureText = async () => {
-          const doc = await openPdf(bytes, {
-            maxImagePixels: limits.maxImagePixels,
-            inflateBudgetBytes: limits.maxInflateBytes,
-          });
-          try {
-            return await pictureLines(doc, pageWords, text.pageHeights.get(1) ?? 842, options, pageDone);
-          } finally {
-            await (doc as { destroy(): Promise<void> }).destroy().catch(() => undefined);
-          }
-        };
+        pictureText = () =>
+          withOwnPdf((doc) => pictureLines(doc, pageWords, text.pageHeights.get(1) ?? 842, options, pageDone));
       }
     } finally {
       await (pdf as { destroy(): Promise<void> } | null)?.destroy().catch(() => undefined);
@@ -427,8 +416,6 @@ async function run(
     // are the invoice, so what they state surely stands; the scans fill only what they leave unsure.
     rules = preferSure(extractFieldsFromLines(textOnly, options.hints), rules);
   }
-  // A weak total (a bare number beside "Bar", OCR noise read as a figure) counts as missing here.
-  const amountWeak = rules.amount === null || rules.amount.confidence < WEAK_PHOTO_AMOUNT;
   // A scan with a scanner app's OCR layer, read unsure: our OCR reads page 1 again, and each field comes from the
   // reading surer of it (the app's layer often garbles a till receipt: "PARAGON ۶ ،SKAL NV").
   const unsure = (g: { confidence: number } | null) => g === null || g.confidence < SURE_TEXT_FIELD;
@@ -438,36 +425,31 @@ async function run(
   ) {
     const again = await scanLayerReading().catch(() => null);
     if (again?.length) {
-      const second = extractFieldsFromLines(again, options.hints);
       // A layer that mixes scripts no page mixes (Greek, Arabic and Thai letters inside Polish words) is noise: our
-      // reading leads and the layer only fills what it leaves open.
+      // reading leads and the layer only fills what it leaves open. Else, two OCR engines' readings of one page: a
+      // field the leading reading is fairly sure of stays, a weak one gives way to a surer one.
       const garbled = mixedScripts(lines.map((l) => l.text).join(' '));
-      const ocrFirst = garbled || sureness(second) > sureness(rules);
-      const [base, other] = ocrFirst ? [second, rules] : [rules, second];
-      fillMissing(base, other);
-      // Two OCR engines' readings of one page: a field the leading reading is fairly sure of stays, a weak one gives
-      // way to a surer one.
-      if (!garbled) takeSurer(base, other, FILL_CONFIDENCE);
-      rules = base;
-      if (ocrFirst) source = 'ocr';
+      const merged = mergeReadings(
+        rules,
+        extractFieldsFromLines(again, options.hints),
+        garbled ? { secondLeads: true, keepAbove: Number.NEGATIVE_INFINITY } : { keepAbove: FILL_CONFIDENCE },
+      );
+      rules = merged.rules;
+      if (merged.secondLed) source = 'ocr';
     }
   }
+  // A weak total (a bare number beside "Bar", OCR noise read as a figure) counts as missing here.
+  const amountWeak = rules.amount === null || rules.amount.confidence < WEAK_PHOTO_AMOUNT;
   if (photo && (amountWeak || rules.invoice_date === null)) {
     // A second reading of the document alone: with the desk around the sheet painted in the paper's shade where a
     // sheet stands out on a darker ground and the total is missing (a curled slip has no straight outline to crop by,
     // and OCR's layout analysis drops the print beside a wood grain's texture), else cropped out of the scan around
     // it (a receipt photographed on a car's console reads as noise until the console is cut away). The reading the
-    // rules are surer of is kept, and the other fills what it missed.
+    // rules are surer of leads, and each field comes from the reading surer of it.
     const again =
       (amountWeak ? await paintedReading(photo, options, pageDone) : null) ??
       (await croppedReading(photo, options, pageDone));
-    if (again) {
-      const second = extractFieldsFromLines(again, options.hints);
-      const [base, other] = sureness(second) > sureness(rules) ? [second, rules] : [rules, second];
-      fillMissing(base, other);
-      takeSurer(base, other);
-      rules = base;
-    }
+    if (again) rules = mergeReadings(rules, extractFieldsFromLines(again, options.hints)).rules;
   }
   // Nothing but a few words of print around a picture (a browser's print of a receipt image: the date, the address
   // and the file name in its margins): the picture is the document, read like a scan; the print fills the gaps.
@@ -646,20 +628,28 @@ function fillMissing(rules: RuleFields, more: RuleFields): void {
 }
 
 /**
- * Two readings of one photo disagree field by field (the whitened one reads the total, the first one the date): each
- * field from the reading surer of it, the currency with its amount; with `keepAbove`, a field the first reading is at
- * least that sure of stays.
+ * Two readings of one page merged field by field (the whitened photo reads the total, the first reading the date):
+ * the reading surer overall leads (or the second, with `secondLeads`), the other fills its gaps, and a field the
+ * other is surer of replaces the leader's, the currency with its amount, unless the leader holds it at `keepAbove`
+ * or more.
  */
-function takeSurer(rules: RuleFields, other: RuleFields, keepAbove = Number.POSITIVE_INFINITY): void {
+function mergeReadings(
+  first: RuleFields,
+  second: RuleFields,
+  { secondLeads = sureness(second) > sureness(first), keepAbove = Number.POSITIVE_INFINITY } = {},
+): { rules: RuleFields; secondLed: boolean } {
+  const [base, other] = secondLeads ? [second, first] : [first, second];
+  fillMissing(base, other);
   const surer = (a: { confidence: number } | null, b: { confidence: number } | null) =>
     a !== null && b !== null && b.confidence > a.confidence && a.confidence < keepAbove;
-  if (surer(rules.vendor, other.vendor)) rules.vendor = other.vendor;
-  if (surer(rules.invoice_date, other.invoice_date)) rules.invoice_date = other.invoice_date;
-  if (surer(rules.invoice_number, other.invoice_number)) rules.invoice_number = other.invoice_number;
-  if (surer(rules.amount, other.amount)) {
-    rules.amount = other.amount;
-    rules.currency = other.currency ?? rules.currency;
+  if (surer(base.vendor, other.vendor)) base.vendor = other.vendor;
+  if (surer(base.invoice_date, other.invoice_date)) base.invoice_date = other.invoice_date;
+  if (surer(base.invoice_number, other.invoice_number)) base.invoice_number = other.invoice_number;
+  if (surer(base.amount, other.amount)) {
+    base.amount = other.amount;
+    base.currency = other.currency ?? base.currency;
   }
+  return { rules: base, secondLed: secondLeads };
 }
 
 /** `first`'s fields where it is sure of them, else `second`'s (and the currency with the amount it came with). */

@@ -1,4 +1,4 @@
-import type { FieldGuess, Line } from '../extraction.types';
+import type { Cell, FieldGuess } from '../extraction.types';
 import { AMOUNT_WEIGHTS, type AmountFeature, type AmountFeatures, amountScore } from './amount.weights';
 import { cellBelow, columnCell, type Doc, editDistance, foldAligned, isValueCell, labelAbove } from './document';
 import { CURRENCY_LABEL, INCLUDES_TAX, TAX_LINE, TOTAL_NEGATIVE, TOTAL_STRONG, TOTAL_WEAK } from './labels';
@@ -268,7 +268,7 @@ function columnCurrencyOf(
  * between it and the header ("Gesamtbetrag" over one row per VAT rate), or the next line holds a value of the same
  * column that is not itself labelled a total (the next row).
  */
-function tableRow(doc: Doc, i: number, cell: Line['cells'][number], rowsAbove: number): boolean {
+function tableRow(doc: Doc, i: number, cell: Cell, rowsAbove: number): boolean {
   if (rowsAbove > 0) return true;
   const below = cellBelow(doc, i, cell.x0, cell.x1, 1);
   if (!below || below[0] !== i + 1) return false;

@@ -34,6 +34,9 @@ function lastEnd(re: RegExp, s: string): number {
   return end;
 }
 
+/** A number and its marker alone ("Nº 25-3398 ", "No. 4711 "), as stands between a document's name and "del"/"of". */
+const OTHER_DOCUMENT_NUMBER = /^\s*(?:n\W{0,2}|nr\.?|no\.?|num\.?|#)?\s*[\p{L}\d./-]*\d[\p{L}\d./-]*\s*$/u;
+
 /** The label nearest to the value decides: "Invoice date 01.02. Due date" → the due label wins for a later date. */
 function labelScore(label: string): number | null {
   const tail = label.slice(-60);
@@ -49,10 +52,9 @@ function labelScore(label: string): number | null {
   if (neg === top) return null;
   // "Due date", "Order date": a negative word right before the generic "date" word.
   if (weak === top) {
-    if (neg >= 0 && weak - neg < 14) return null;
-    // "De Albarán Nº 25-3398 del", "Order No. 4711 of": another document's number between its name and the date word.
-    const between = tail.slice(neg, weak).replace(/\p{L}+\s*$/u, '');
-    if (neg >= 0 && /^\s*(?:n\W{0,2}|nr\.?|no\.?|num\.?|#)?\s*[\p{L}\d./-]*\d[\p{L}\d./-]*\s*$/u.test(between))
+    // Or another document's number between its name and the date word ("De Albarán Nº 25-3398 del", "Order No. 4711
+    // of").
+    if (neg >= 0 && (weak - neg < 14 || OTHER_DOCUMENT_NUMBER.test(tail.slice(neg, weak).replace(/\p{L}+\s*$/u, ''))))
       return null;
     // "Data comenzii", "Datum Lieferung": a generic date word qualified by a word we do not know.
     return /\p{L}{3}/u.test(tail.slice(weak)) ? 0.45 : 0.7;

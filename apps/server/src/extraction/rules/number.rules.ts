@@ -110,13 +110,13 @@ export function headerNumberScore(header: string): number | null {
   return SPECIFIC.test(m[0]) || /[#°º]|\b(?:no|nr|n)\b/.test(header) ? 0.88 : 0.8;
 }
 
+/** What follows a number label that also labels the date printed after the number: "/-datum", " / Date:". */
+const NUMBER_AND_DATE = /^\s*\/\s*-?\s*(?:datum|date|data|fecha)\s*:?\s*$/;
+
 /**
  * The invoice number: the token after an invoice-number label in the same cell, the next cell, or the cell below.
  * Labels of customer, order and VAT numbers in the same cell disqualify it; the token must look like an identifier.
  */
-/** What follows a number label that also labels the date printed after the number: "/-datum", " / Date:". */
-const NUMBER_AND_DATE = /^\s*\/\s*-?\s*(?:datum|date|data|fecha)\s*:?\s*$/;
-
 export function findInvoiceNumber(doc: Doc): FieldGuess<string> | null {
   let best: { value: string; score: number; line: number } | null = null;
   const consider = (value: string | null, score: number, line: number, labelled = false) => {

@@ -125,6 +125,20 @@ const COUNTRY_ONLY =
 // In capitals only the words no country code or legal form spells ("CRONUS DE" is a company in Germany).
 const CUT_AFTER_PREPOSITION = /\s(?:de|du|des|of|for|to|von|der|di|da|del|van|la|le)$|\s(?:OF|FOR|TO|VON|DER|DEL|VAN)$/;
 
+/**
+ * Title words and little else, folded ("Invoice", "Rechnungsbeispiel", "Számla/Invoice (Minta)": invoice, sample, in
+ * two languages, or beside a layout's version stamp, "DANFSe v1.0").
+ */
+function titleOnly(folded: string): boolean {
+  if (!TITLE_WORDS.test(folded)) return false;
+  const rest = folded
+    .replace(TITLE_WORDS_ALL, ' ')
+    .replace(/\(\s*(?:minta|sample|muster|copy|kopie|copie|duplicate|duplikat|original|originale?)\s*\)/g, '')
+    .replace(/(?<![\p{L}\d])v\.?\s?\d+(?:\.\d+)+(?![\p{L}\d])/gu, '')
+    .replace(/[\s/()|-]+/g, '');
+  return rest.length < 3;
+}
+
 /** A restaurant bill's table field ("Numéro table", "Tisch Nr.", "Table No"), folded. */
 const TABLE_FIELD =
   /^(?:(?:numero|n[°o]|no\.?|nr\.?)\s+)?(?:table|tisch|mesa|tavolo|tafel|stol)(?:\s+(?:no|nr|n°|number|numero)\.?)?$/;
@@ -463,16 +477,9 @@ export function findVendor(
     // A slogan ("Amazing Service, Everytime!"), not a name.
     if (/!$/.test(name) && /\s|,/.test(name)) return;
     if (customerNames.has(coreName(name))) return;
-    // Title words and little else ("Invoice", "Számla/Invoice (Minta)": invoice, sample, in two languages).
-    const titleRest = (t: string) =>
-      t
-        .replace(TITLE_WORDS_ALL, ' ')
-        .replace(/\(\s*(?:minta|sample|muster|copy|kopie|copie|duplicate|duplikat|original|originale?)\s*\)/g, '')
-        // A layout's version stamp beside the title ("DANFSe v1.0").
-        .replace(/(?<![\p{L}\d])v\.?\s?\d+(?:\.\d+)+(?![\p{L}\d])/gu, '')
-        .replace(/[\s/()|-]+/g, '');
-    // Before cleaning too: "Tax Invoice" is a title, not "Tax" once the title word is cut off.
-    for (const t of [folded, foldPlain(raw.trim())]) if (TITLE_WORDS.test(t) && titleRest(t).length < 3) return;
+    // Title words and little else, before cleaning too: "Tax Invoice" is a title, not "Tax" once the title word is
+    // cut off.
+    if (titleOnly(folded) || titleOnly(foldPlain(raw.trim()))) return;
     // A number's label, in one language or two ("Sorszám/Invoice No.").
     const numberLabel = NUMBER_LABEL.exec(folded);
     if (numberLabel && numberLabel.index + numberLabel[0].length >= folded.replace(/[\s.:#]+$/, '').length) return;
@@ -570,14 +577,17 @@ export function findVendor(
     if (core.length >= 5) customerNames.add(core);
   }
 
-  // The first line of page 1, past a title standing alone above the letterhead ("Rechnungsbeispiel", "INVOICE").
+  // The first line of page 1, past a title or a table field standing alone above the letterhead ("Rechnungsbeispiel",
+  // "Numéro table").
   let firstLine = doc.lines.findIndex((l) => l.page === 1);
-  const titleOnly = (k: number) => {
-    const t = foldPlain(doc.lines[k]?.text ?? '').trim();
-    return doc.lines[k]?.cells.length === 1 && TITLE_WORDS.test(t) && t.replace(TITLE_WORDS_ALL, '').trim().length < 3;
-  };
-  const skippable = (k: number) => titleOnly(k) || TABLE_FIELD.test(foldPlain(doc.lines[k]?.text ?? '').trim());
-  if (firstLine >= 0 && skippable(firstLine) && doc.lines[firstLine + 1]?.page === 1) firstLine += 1;
+  const opening = doc.lines[firstLine];
+  const firstFolded = foldPlain(opening?.text ?? '').trim();
+  if (
+    opening?.cells.length === 1 &&
+    (titleOnly(firstFolded) || TABLE_FIELD.test(firstFolded)) &&
+    doc.lines[firstLine + 1]?.page === 1
+  )
+    firstLine += 1;
   const page1Sizes = doc.lines.filter((l) => l.page === 1 && l.rel < 0.3).map((l) => l.size);
   const maxTop = Math.max(0, ...page1Sizes);
   const allSizes = doc.lines
